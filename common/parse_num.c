@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Strict number parsing for command-line values (see parse_num.h). */
+#include "parse_num.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int parse_u64_range(const char *flag, const char *s, uint64_t min, uint64_t max,
+		    uint64_t *out, char *err, size_t errlen)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s) {
+		snprintf(err, errlen, "%s: missing value", flag);
+		return -1;
+	}
+	/* strtoull accepts leading blanks and a minus sign: we accept neither. */
+	if (!isdigit((unsigned char)s[0])) {
+		snprintf(err, errlen, "%s: '%s' is not a non-negative number", flag, s);
+		return -1;
+	}
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno == ERANGE || *end) {
+		snprintf(err, errlen, "%s: '%s' is not a number%s", flag, s,
+			 errno == ERANGE ? " in range" : "");
+		return -1;
+	}
+	if (v < min || v > max) {
+		snprintf(err, errlen, "%s: %llu is out of range [%llu, %llu]", flag, v,
+			 (unsigned long long)min, (unsigned long long)max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int parse_int_range(const char *flag, const char *s, int min, int max, int *out,
+		    char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (parse_u64_range(flag, s, (uint64_t)min, (uint64_t)max, &v, err, errlen))
+		return -1;
+	*out = (int)v;
+	return 0;
+}

@@ -1,0 +1,163 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Build (or reuse) the guest bzImage: Debian linux-source-VER + a patch series + our config fragment.
+#
+# usage: build-kernel.sh [--kernel VER] [--series DIR|none] [--config FRAG] [--extra PATCH]...
+#                        [--base KDIR]
+# Prints the kernel cache directory (holding bzImage, config, release) as the last stdout line.
+# --extra layers patches (mutants) over the series; --base starts from an already built tree so
+# only what the extra patches touch is recompiled.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+ver=6.1
+sdir=$SYNTWIN_ROOT/kernel-series
+frag=$SYNTWIN_ROOT/kernel-series/qemu.config
+base=
+extras=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) [ $# -ge 2 ] || usage_die "--kernel needs a version (e.g. 6.1)"; ver=$2; shift 2 ;;
+	--series) [ $# -ge 2 ] || usage_die "--series needs a directory or 'none'"; sdir=$2; shift 2 ;;
+	--config) [ $# -ge 2 ] || usage_die "--config needs a file"; frag=$2; shift 2 ;;
+	--extra) [ $# -ge 2 ] || usage_die "--extra needs a patch file"
+		[ -f "$2" ] || usage_die "--extra $2: no such file"
+		extras="$extras $(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift 2 ;;
+	--base) [ $# -ge 2 ] || usage_die "--base needs a kernel directory"; base=$2; shift 2 ;;
+	*) usage_die "build-kernel: unknown argument '$1'" ;;
+	esac
+done
+case $ver in
+[0-9]*.[0-9]*) ;;
+*) usage_die "--kernel '$ver': expected a version like 6.1" ;;
+esac
+tarball=$(kernel_tarball "$ver")
+[ -f "$tarball" ] || usage_die "--kernel $ver: $tarball not found (apt-get install $(kernel_pkg "$ver"))"
+[ -f "$frag" ] || usage_die "--config $frag: no such file"
+frag=$(cd "$(dirname "$frag")" && pwd)/$(basename "$frag")
+sdir=$(series_dir "$sdir")
+series_check "$sdir"
+
+# shellcheck disable=SC2086 # $extras is a list of paths without spaces
+key=$(kernel_key "$ver" "$sdir" "$frag" $extras)
+kdir=$(kernel_dir "$ver" "$key")
+if [ -f "$kdir/done" ]; then
+	stage "kernel $ver ($key): cached in $kdir"
+	printf '%s\n' "$kdir"
+	exit 0
+fi
+
+mkdir -p "$kdir"
+# Two test jobs may ask for the same kernel at once: the second waits for the first.
+exec 9>"$kdir.lock"
+flock 9
+if [ -f "$kdir/done" ]; then
+	stage "kernel $ver ($key): built meanwhile by another job"
+	printf '%s\n' "$kdir"
+	exit 0
+fi
+log=$kdir/build.log
+: >"$log"
+stage "kernel $ver ($key): building in $kdir (log: $log)"
+
+# 1. A pristine extract per package version, shared by every build.
+pkgver=$(kernel_pkg_version "$ver")
+pristine=$SYNTWIN_CACHE/src/$ver-$pkgver
+if [ ! -f "$pristine/.syntwin-extracted" ]; then
+	stage "extracting $tarball"
+	rm -rf "$pristine.tmp"
+	mkdir -p "$pristine.tmp"
+	tar -xJf "$tarball" -C "$pristine.tmp" --strip-components=1
+	touch "$pristine.tmp/.syntwin-extracted"
+	rm -rf "$pristine"
+	mv "$pristine.tmp" "$pristine"
+fi
+# Every build runs in one fixed work path per version: the kernel's host tools (objtool,
+# resolve_btfids) record absolute paths, and a tree built elsewhere would rebuild them and then
+# every object. A base tree was built at this same path, so restoring it there keeps make
+# incremental. The restore is a real copy: object files hard-linked to the base would be
+# overwritten in place by the compiler.
+src=$SYNTWIN_CACHE/build-$ver
+exec 8>"$src.lock"
+flock 8
+rm -rf "$src"
+if [ -n "$base" ]; then
+	[ -f "$base/done" ] && [ -d "$base/src" ] || die "--base $base: not a kept kernel build tree"
+	stage "restoring built tree $base"
+	cp -a "$base/src" "$src"
+else
+	cp -al "$pristine" "$src"
+fi
+# Source files may be hard links to the pristine extract: patch(1) replaces files rather than
+# writing through the link (tests/kernel_series.sh checks that the pristine tree stays clean).
+
+# 2. The series, then any extra patches, in order. Dry-run first so a failing patch leaves no
+#    half-applied tree, and name the patch and hunk that failed.
+apply() {
+	if ! out=$(patch -d "$src" -p1 --dry-run --batch --forward <"$1" 2>&1); then
+		printf '%s\n' "$out" >>"$log"
+		printf 'syntwin: error: patch %s does not apply to linux-source-%s (%s):\n' \
+			"$(basename "$1")" "$ver" "$pkgver" >&2
+		printf '%s\n' "$out" | grep -E 'patching file|FAILED|malformed|Only garbage|can.t find file|Reversed|already exists' >&2 ||
+			printf '%s\n' "$out" | tail -n 5 >&2
+		rm -rf "$kdir" "$src"
+		exit 2
+	fi
+	patch -d "$src" -p1 --batch --forward --no-backup-if-mismatch -s <"$1" >>"$log" 2>&1
+	say "applied $(basename "$1")"
+}
+npatch=0
+for p in $(series_patches "$sdir") $extras; do
+	apply "$p"
+	npatch=$((npatch + 1))
+done
+stage "applied $npatch patch(es)"
+
+# 3. Configure: tinyconfig + fragment + olddefconfig, then prove every requested option survived.
+mk() { make -C "$src" -j"$(nproc)" LOCALVERSION=-syntwin "$@" >>"$log" 2>&1; }
+if [ -z "$base" ]; then
+	stage "configuring: tinyconfig + $(basename "$frag")"
+	mk tinyconfig || die "make tinyconfig failed; see $log"
+fi
+(cd "$src" && scripts/kconfig/merge_config.sh -m -O . .config "$frag") >>"$log" 2>&1 ||
+	die "merging $frag failed; see $log"
+mk olddefconfig || die "make olddefconfig failed; see $log"
+missing=$(sed -n 's/^\(CONFIG_[A-Za-z0-9_]*=.*\)$/\1/p' "$frag" | while read -r want; do
+	grep -qxF "$want" "$src/.config" || printf ' %s' "$want"
+done)
+if [ -n "$missing" ]; then
+	rm -rf "$kdir" "$src"
+	DIE_STATUS=2 die "config options requested by $(basename "$frag") are not set after olddefconfig" \
+		"(unknown symbol or unmet dependency):$missing"
+fi
+
+# 4. Build, with a heartbeat: the build's own output goes to the log.
+stage "make -j$(nproc) bzImage"
+start=$(date +%s)
+mk bzImage &
+mpid=$!
+while kill -0 "$mpid" 2>/dev/null; do
+	sleep 20
+	kill -0 "$mpid" 2>/dev/null || break
+	say "  building... $(($(date +%s) - start))s, $(grep -c '^ *CC' "$log" || true) objects compiled"
+done
+wait "$mpid" || {
+	tail -n 30 "$log" >&2
+	die "kernel build failed; full log: $log"
+}
+cp "$src/arch/x86/boot/bzImage" "$kdir/bzImage"
+cp "$src/.config" "$kdir/config"
+make -s -C "$src" LOCALVERSION=-syntwin kernelrelease >"$kdir/release"
+printf '%s\n' "$key" >"$kdir/key"
+printf '%s\n' "$(series_hash "$sdir")" >"$kdir/series_hash"
+# Trees built from scratch are kept (as bases for incremental builds, e.g. mutants); trees built
+# on a base are thrown away (about 1.5 GB each).
+if [ -z "$base" ]; then
+	rm -rf "$kdir/src"
+	mv "$src" "$kdir/src"
+else
+	rm -rf "$src"
+fi
+touch "$kdir/done"
+stage "kernel $(cat "$kdir/release") built in $(($(date +%s) - start))s"
+printf '%s\n' "$kdir"

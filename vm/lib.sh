@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared shell helpers for syntwin's glue scripts: messages, cache paths, the kernel cache key.
+# Sourced, never run. POSIX sh.
+
+SYNTWIN_ROOT=${SYNTWIN_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
+SYNTWIN_CACHE=${SYNTWIN_CACHE:-${HOME:-/root}/.cache/syntwin}
+
+say() { printf 'syntwin: %s\n' "$*" >&2; }
+stage() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'syntwin: error: %s\n' "$*" >&2; exit "${DIE_STATUS:-1}"; }
+# Usage errors exit 2 (the CLI contract: 0 ok, 1 failure found, 2 usage/setup error).
+usage_die() { printf 'syntwin: %s\n' "$*" >&2; exit 2; }
+
+# The kernel versions we can build are exactly the Debian linux-source-VER packages.
+kernel_pkg() { printf 'linux-source-%s\n' "$1"; }
+kernel_tarball() { printf '/usr/src/linux-source-%s.tar.xz\n' "$1"; }
+kernel_pkg_version() {
+	dpkg-query -W -f='${Version}' "$(kernel_pkg "$1")" 2>/dev/null
+}
+
+# Resolve --series: "none" is the stock kernel, anything else a directory holding a `series` file.
+series_dir() {
+	case $1 in
+	none) printf 'none\n' ;;
+	*) (cd "$1" 2>/dev/null && pwd) || usage_die "--series $1: no such directory" ;;
+	esac
+}
+
+# The patches named by a series file, one path per line, in order; comments and blanks skipped.
+# Runs its loop in the calling shell (here-document, no pipe) so a bad entry really exits.
+series_patches() {
+	[ "$1" = none ] && return 0
+	[ -f "$1/series" ] || usage_die "--series $1: no 'series' file in that directory"
+	while read -r p; do
+		[ -n "$p" ] || continue
+		[ -f "$1/$p" ] || usage_die "$1/series names '$p', which does not exist"
+		printf '%s/%s\n' "$1" "$p"
+	done <<EOF
+$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1/series")
+EOF
+}
+
+# Validate a series in the current shell (the helpers below use it inside pipes).
+series_check() { series_patches "$1" >/dev/null; }
+
+# Cache key = source package version + every patch (name and content, in order) + config fragment
+# + any extra patches (mutants) layered on top. Printed as 16 hex digits.
+kernel_key() { # VER SERIESDIR FRAGMENT [EXTRA_PATCH...]
+	_ver=$1 _sd=$2 _frag=$3
+	shift 3
+	{
+		printf 'pkg %s\n' "$(kernel_pkg_version "$_ver")"
+		series_patches "$_sd" | while read -r p; do
+			printf 'patch %s %s\n' "$(basename "$p")" "$(sha256sum <"$p" | cut -c1-64)"
+		done
+		for p in "$@"; do
+			printf 'extra %s %s\n' "$(basename "$p")" "$(sha256sum <"$p" | cut -c1-64)"
+		done
+		printf 'config %s\n' "$(sha256sum <"$_frag" | cut -c1-64)"
+	} | sha256sum | cut -c1-16
+}
+
+# Hash of the series alone (reported in summaries so results name the patches they ran on).
+series_hash() {
+	series_patches "$1" | while read -r p; do sha256sum <"$p"; done | sha256sum | cut -c1-16
+}
+
+kernel_dir() { printf '%s/kernel/%s-%s\n' "$SYNTWIN_CACHE" "$1" "$2"; }

@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Build (or reuse) the guest initramfs: busybox-static, the host's ip/tc/bpftool, the project's
+# guest binaries (a directory), every shared library they need, and vm/init.sh as /init.
+#
+# usage: mkinitramfs.sh [--bin-dir DIR]
+# Prints the path of the gzip'd cpio as the last stdout line. Cached by the content of every input.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+bindir=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--bin-dir) [ $# -ge 2 ] || usage_die "--bin-dir needs a directory"; bindir=$2; shift 2 ;;
+	*) usage_die "mkinitramfs: unknown argument '$1'" ;;
+	esac
+done
+[ -z "$bindir" ] || [ -d "$bindir" ] || usage_die "--bin-dir $bindir: no such directory"
+
+busybox=/bin/busybox
+[ -x "$busybox" ] && file_is_static=$(ldd "$busybox" 2>&1 | grep -c 'not a dynamic' || true) || file_is_static=0
+[ "$file_is_static" -ge 1 ] || die "$busybox is not the static busybox (apt-get install busybox-static)"
+host_tools="/usr/sbin/ip /usr/sbin/tc /usr/sbin/bpftool"
+for t in $host_tools; do [ -x "$t" ] || die "$t missing (apt-get install iproute2 bpftool)"; done
+
+guest_files() {
+	printf '%s\n' "$busybox" $host_tools "$SYNTWIN_ROOT/vm/init.sh" "$0"
+	[ -z "$bindir" ] || find "$bindir" -maxdepth 1 -type f | LC_ALL=C sort
+}
+key=$(guest_files | while read -r f; do printf '%s %s\n' "$f" "$(sha256sum <"$f" | cut -c1-64)"; done |
+	sha256sum | cut -c1-16)
+out=$SYNTWIN_CACHE/initramfs/$key.cpio.gz
+if [ -f "$out" ]; then
+	printf '%s\n' "$out"
+	exit 0
+fi
+
+stage "guest image: building initramfs $key"
+mkdir -p "$SYNTWIN_CACHE/initramfs"
+root=$(mktemp -d "$SYNTWIN_CACHE/initramfs/root.XXXXXX")
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root"/bin "$root"/sbin "$root"/usr/bin "$root"/usr/sbin "$root"/syntwin/bin \
+	"$root"/proc "$root"/sys "$root"/dev "$root"/run "$root"/tmp "$root"/root "$root"/etc \
+	"$root"/mnt "$root"/var
+ln -s ../run "$root/var/run"
+cp "$busybox" "$root/bin/busybox"
+for applet in $("$busybox" --list); do
+	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
+done
+cp "$SYNTWIN_ROOT/vm/init.sh" "$root/init"
+chmod 755 "$root/init"
+printf 'root:x:0:0:root:/root:/bin/sh\n' >"$root/etc/passwd"
+printf 'root:x:0:\n' >"$root/etc/group"
+
+# Copy a dynamically linked ELF file's libraries (and the loader) at their host paths.
+copy_libs() {
+	ldd "$1" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p' |
+		while read -r lib; do
+			[ -e "$root$lib" ] && continue
+			mkdir -p "$root$(dirname "$lib")"
+			cp -L "$lib" "$root$lib"
+		done
+}
+for t in $host_tools; do
+	cp "$t" "$root$t"
+	copy_libs "$t"
+done
+if [ -n "$bindir" ]; then
+	find "$bindir" -maxdepth 1 -type f | while read -r f; do
+		cp "$f" "$root/syntwin/bin/"
+		case $(head -c 4 "$f" | od -An -c | tr -d ' ') in
+		177ELF) copy_libs "$f" ;;
+		esac
+	done
+fi
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$out.tmp"
+mv "$out.tmp" "$out"
+stage "guest image: $(du -h "$out" | cut -f1) in $out"
+printf '%s\n' "$out"
