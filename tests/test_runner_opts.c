@@ -34,7 +34,7 @@ int main(void)
 	CHECK(strcmp(o.accel, "tcg") == 0, "default accel %s", o.accel);
 
 	static const struct {
-		const char *args[8];
+		const char *args[12];
 		const char *msg;
 	} bad[] = {
 		{ { BASE, "--smp", "0", "--", "true" }, "--smp: 0 is out of range" },

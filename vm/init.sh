@@ -3,7 +3,7 @@
 # Guest PID 1: mount what syntwin needs, run the host's command from the ctl share, report its
 # exit status (file + console marker) and power off. Never returns: PID 1 exiting is a panic.
 set -u
-export PATH=/syntwin/bin:/bin:/sbin:/usr/bin:/usr/sbin
+export PATH=/syntwin/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root
 # No ACPI in tinyconfig: power-off only halts. A reboot, with QEMU's -no-reboot, exits QEMU.
 trap 'reboot -f' EXIT

@@ -20,7 +20,9 @@ done
 busybox=/bin/busybox
 [ -x "$busybox" ] && file_is_static=$(ldd "$busybox" 2>&1 | grep -c 'not a dynamic' || true) || file_is_static=0
 [ "$file_is_static" -ge 1 ] || die "$busybox is not the static busybox (apt-get install busybox-static)"
-host_tools="/usr/sbin/ip /usr/sbin/tc /usr/sbin/bpftool"
+# dash is the guest's /bin/sh: busybox's own shell runs its applets in preference to PATH, so
+# `ip` would be busybox's, without netns or bpf support.
+host_tools="/usr/sbin/ip /usr/sbin/tc /usr/sbin/bpftool /bin/dash"
 for t in $host_tools; do [ -x "$t" ] || die "$t missing (apt-get install iproute2 bpftool)"; done
 
 guest_files() {
@@ -44,7 +46,9 @@ mkdir -p "$root"/bin "$root"/sbin "$root"/usr/bin "$root"/usr/sbin "$root"/syntw
 	"$root"/mnt "$root"/var
 ln -s ../run "$root/var/run"
 cp "$busybox" "$root/bin/busybox"
+# Busybox applets, except those the real host tools replace (its ip/tc lack netns, bpf, ...).
 for applet in $("$busybox" --list); do
+	case " $host_tools sh ash " in *"/$applet "* | *" $applet "*) continue ;; esac
 	[ -e "$root/bin/$applet" ] || ln -s busybox "$root/bin/$applet"
 done
 cp "$SYNTWIN_ROOT/vm/init.sh" "$root/init"
@@ -62,9 +66,10 @@ copy_libs() {
 		done
 }
 for t in $host_tools; do
-	cp "$t" "$root$t"
+	cp -L "$t" "$root$t"
 	copy_libs "$t"
 done
+ln -sf dash "$root/bin/sh"
 if [ -n "$bindir" ]; then
 	find "$bindir" -maxdepth 1 -type f | while read -r f; do
 		cp "$f" "$root/syntwin/bin/"

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one definition of the BPF witness's capture record and keys, shared by the BPF programs,
+ * the loader and the comparator. Byte order is stated per field.
+ */
+#ifndef SYNTWIN_CAPTURE_H
+#define SYNTWIN_CAPTURE_H
+
+/*
+ * Largest header block copied per SYN: MAC 14 (+4 per in-band VLAN tag) + IPv4 60 or IPv6 40 +
+ * extension headers + TCP 60. 256 leaves IPv6 SYNs 138 bytes of extension headers. Longer SYNs
+ * are still recorded, cut at this size, with CAP_F_TRUNCATED set and CNT_TOO_LONG counted.
+ */
+#define CAPTURE_MAX 256
+#define CAPTURE_MAX_EXTHDRS 8	/* IPv6 extension headers followed before giving up */
+
+#define CAPTURE_PIN_DIR "/sys/fs/bpf/syntwin"
+
+/* Flow of a SYN as it arrived: s* is the client (SYN sender), d* the server. */
+struct capture_key {
+	__u8 family;		/* AF_INET or AF_INET6 */
+	__u8 pad[3];
+	__u32 seq;		/* client ISN, host order */
+	__u16 sport;		/* network order */
+	__u16 dport;		/* network order */
+	__u8 saddr[16];		/* network order; IPv4 uses the first 4 bytes, rest zero */
+	__u8 daddr[16];
+};
+
+enum capture_flags {
+	CAP_F_TRUNCATED = 1 << 0,	/* headers longer than CAPTURE_MAX: data cut */
+	CAP_F_PARSE_ERR = 1 << 1,	/* header lengths point past the packet */
+};
+
+struct capture_rec {
+	__u64 ts_ns;		/* bpf_ktime_get_ns() at capture */
+	__u32 ifindex;		/* device the SYN arrived on */
+	__u16 mac_len;		/* bytes of MAC header in data (0 on L3 devices such as tun) */
+	__u16 net_len;		/* IPv4 header incl. options, or IPv6 header incl. extension headers */
+	__u16 tcp_len;		/* TCP header incl. options (doff * 4) */
+	__u16 cap_len;		/* bytes valid in data: mac_len + net_len + tcp_len, or CAPTURE_MAX */
+	__u16 vlan_tci;		/* skb VLAN metadata (offloaded tag), host order; valid if vlan_present */
+	__u16 vlan_proto;	/* network order */
+	__u8 vlan_present;
+	__u8 flags;		/* enum capture_flags */
+	__u8 family;		/* AF_INET or AF_INET6 */
+	__u8 pad;
+	__u8 data[CAPTURE_MAX];	/* wire bytes from the MAC header to the end of the TCP header */
+};
+
+/* Per-device facts the loader supplies: how long the link-layer header is (ARPHRD-based). */
+struct dev_info {
+	__u32 mac_len;		/* 14 for Ethernet/loopback, 0 for raw-IP (tun) */
+};
+
+/* A BPF-side error: where, and what the helper returned (selftests' RET_CG_ERR idea). */
+struct bpf_error {
+	__u32 line;
+	__s32 err;
+};
+
+enum capture_counter {
+	CNT_SYN_SEEN,		/* TCP SYN without ACK reached the tc program */
+	CNT_CAPTURED,		/* ... and was stored in syn_by_flow */
+	CNT_TOO_LONG,		/* headers exceeded CAPTURE_MAX (stored truncated) */
+	CNT_PARSE_ERR,		/* lengths inconsistent with the packet (stored flagged) */
+	CNT_FRAGMENT,		/* IPv4 fragment or IPv6 fragment header: not a capturable SYN */
+	CNT_NO_DEV_INFO,	/* device not registered by the loader */
+	CNT_INSERT_FAIL,	/* map update failed */
+	CNT_BOUND,		/* sockops bound a capture to a socket cookie */
+	CNT_BIND_MISS,		/* sockops found no capture for an established passive socket */
+	CNT_BIND_FAIL,		/* binding map update failed */
+	CNT_BPF_ERRORS,		/* unexpected helper failures (details in the errors map) */
+	CNT_MAX
+};
+
+#define CAPTURE_COUNTER_NAMES                                                        \
+	"syn_seen", "captured", "too_long", "parse_error", "fragment", "no_dev_info", \
+	"insert_fail", "bound", "bind_miss", "bind_fail", "bpf_errors"
+
+#endif

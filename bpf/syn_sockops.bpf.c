@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cgroup sockops: when a passive connection is established, move its tc capture from
+ * syn_by_flow (flow + ISN) to syn_by_cookie (socket cookie), where userspace finds it with
+ * getsockopt(SO_COOKIE). Reads nothing of the kernel's saved SYN.
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_endian.h>
+#include <bpf/bpf_helpers.h>
+
+#include "syn_maps.bpf.h"
+
+#define AF_INET 2
+#define AF_INET6 10
+
+#define SOCKOPS_ERR(err) record_error(1, __LINE__, (err))
+
+SEC("sockops")
+int syn_sockops(struct bpf_sock_ops *skops)
+{
+	struct capture_key key = {};
+	struct capture_rec *rec;
+	__u16 sport, dport;
+	__u64 cookie;
+	long err;
+
+	if (skops->op != BPF_SOCK_OPS_PASSIVE_ESTABLISHED_CB)
+		return 1;
+	key.family = skops->family;
+	if (key.family == AF_INET) {
+		__u32 r = skops->remote_ip4, l = skops->local_ip4;
+
+		__builtin_memcpy(key.saddr, &r, 4);
+		__builtin_memcpy(key.daddr, &l, 4);
+	} else if (key.family == AF_INET6) {
+		__u32 r[4], l[4];
+
+		r[0] = skops->remote_ip6[0];
+		r[1] = skops->remote_ip6[1];
+		r[2] = skops->remote_ip6[2];
+		r[3] = skops->remote_ip6[3];
+		l[0] = skops->local_ip6[0];
+		l[1] = skops->local_ip6[1];
+		l[2] = skops->local_ip6[2];
+		l[3] = skops->local_ip6[3];
+		__builtin_memcpy(key.saddr, r, 16);
+		__builtin_memcpy(key.daddr, l, 16);
+	} else {
+		return 1;
+	}
+	/* remote_port: network-order port in the upper half (6.1 filter.c); local_port: host order. */
+	sport = (__u16)bpf_ntohl(skops->remote_port);
+	dport = (__u16)skops->local_port;
+	key.sport = bpf_htons(sport);
+	key.dport = bpf_htons(dport);
+	/* At PASSIVE_ESTABLISHED_CB rcv_nxt is ISN + 1, for 3WHS and Fast Open children alike
+	 * (tcp_fastopen_create_child() adds SYN data only after the callback). */
+	key.seq = skops->rcv_nxt - 1;
+
+	rec = bpf_map_lookup_elem(&syn_by_flow, &key);
+	if (!rec) {
+		count(CNT_BIND_MISS);
+		return 1;
+	}
+	cookie = bpf_get_socket_cookie(skops);
+	err = bpf_map_update_elem(&syn_by_cookie, &cookie, rec, BPF_ANY);
+	if (err) {
+		count(CNT_BIND_FAIL);
+		SOCKOPS_ERR(err);
+		return 1;
+	}
+	bpf_map_delete_elem(&syn_by_flow, &key);
+	count(CNT_BOUND);
+	return 1;
+}
+
+char LICENSE[] SEC("license") = "GPL";

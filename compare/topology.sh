@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest only: netns "client" and "server" joined by veth c0 <-> s0, plus a persistent tun "tun0"
+# in the server netns for crafted SYNs. The guest has no NIC, so none of these addresses can
+# reach any real network.
+# usage: topology.sh up|down
+set -eu
+case ${1:-up} in
+up)
+	ip netns add client
+	ip netns add server
+	ip link add c0 netns client type veth peer name s0 netns server
+	ip -n client addr add 198.18.0.1/24 dev c0
+	ip -n server addr add 198.18.0.2/24 dev s0
+	ip -n client addr add fd00:5959::1/64 dev c0 nodad
+	ip -n server addr add fd00:5959::2/64 dev s0 nodad
+	for ns in client server; do
+		ip -n $ns link set lo up
+	done
+	ip -n client link set c0 up
+	ip -n server link set s0 up
+	ip -n server tuntap add dev tun0 mode tun
+	ip -n server addr add 198.19.0.2/24 dev tun0
+	ip -n server addr add fd00:5a5a::2/64 dev tun0 nodad
+	ip -n server link set tun0 up
+	;;
+down)
+	ip netns del client 2>/dev/null || true
+	ip netns del server 2>/dev/null || true
+	;;
+*) echo "usage: topology.sh up|down" >&2; exit 2 ;;
+esac

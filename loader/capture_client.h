@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Userspace access to the witness's pinned maps: what the comparator links to. */
+#ifndef SYNTWIN_CAPTURE_CLIENT_H
+#define SYNTWIN_CAPTURE_CLIENT_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+
+#include "capture.h"
+
+struct capture_client {
+	int by_cookie_fd, by_flow_fd, counters_fd, errors_fd;
+};
+
+/* Open the maps pinned under CAPTURE_PIN_DIR. Returns 0 or -errno (message printed). */
+int capture_client_open(struct capture_client *c);
+void capture_client_close(struct capture_client *c);
+
+/* The capture bound to @cookie; with @take, also remove it (each capture is compared once).
+ * Returns 0, -ENOENT if there is none, or another -errno. */
+int capture_lookup_cookie(struct capture_client *c, __u64 cookie, struct capture_rec *out,
+			  bool take);
+
+/* Counters summed over CPUs into @out[CNT_MAX]. Returns 0 or -errno. */
+int capture_counters(struct capture_client *c, __u64 *out);
+
+/* Visit every entry of syn_by_flow (captures never bound to a socket). @fn returning nonzero
+ * stops. Returns the number visited or -errno. */
+int capture_each_unbound(struct capture_client *c,
+			 int (*fn)(const struct capture_key *, const struct capture_rec *, void *),
+			 void *arg);
+
+/* The last BPF-side error of program kind @slot (0 tc, 1 sockops); line 0 means none. */
+int capture_error(struct capture_client *c, __u32 slot, struct bpf_error *out);
+
+extern const char *const capture_counter_names[CNT_MAX];
+
+#endif

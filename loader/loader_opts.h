@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Command line of syntwin-loader, parsed without side effects so host tests can drive it. */
+#ifndef SYNTWIN_LOADER_OPTS_H
+#define SYNTWIN_LOADER_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LOADER_MAX_DEVS 16
+
+enum loader_cmd { CMD_ATTACH, CMD_DETACH, CMD_DUMP, CMD_STATS, CMD_LOOKUP };
+
+struct loader_opts {
+	enum loader_cmd cmd;
+	const char *devs[LOADER_MAX_DEVS];
+	int ndevs;
+	const char *cgroup;
+	const char *netns;	/* attach: network namespace of the devices (/run/netns/NAME) */
+	uint32_t entries;	/* max_entries of the two LRU capture maps */
+	uint64_t cookie;	/* lookup */
+	bool json;
+};
+
+extern const char loader_usage[];
+
+/* Returns 0, or -1 with the reason in @err. */
+int loader_parse(int argc, char **argv, struct loader_opts *o, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * syntwin-loader: attach the BPF witness (tc clsact ingress on devices + cgroup sockops), detach
+ * it, and read what it captured. Everything is pinned under CAPTURE_PIN_DIR so other processes
+ * (the comparator, a later loader call) find the maps; detach removes only what attach created.
+ */
+#define _GNU_SOURCE
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if_arp.h>
+#include <linux/magic.h>
+#include <net/if.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include "capture_client.h"
+#include "loader_opts.h"
+#include "syn_capture.skel.h"
+#include "syn_sockops.skel.h"
+
+#define STATE_FILE "/run/syntwin-loader.state"
+#define PIN_PROG_TC CAPTURE_PIN_DIR "/prog_syn_capture"
+#define PIN_PROG_SOCKOPS CAPTURE_PIN_DIR "/prog_syn_sockops"
+#define TC_HANDLE 0x5359 /* "SY" */
+#define TC_PRIO 1
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	/* Warnings include the verifier log on load failure: always show them. */
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static int check_bpffs(void)
+{
+	struct statfs st;
+
+	if (statfs("/sys/fs/bpf", &st) || st.f_type != BPF_FS_MAGIC) {
+		fprintf(stderr, "syntwin-loader: bpffs is not mounted at /sys/fs/bpf "
+				"(mount -t bpf bpf /sys/fs/bpf)\n");
+		return -1;
+	}
+	if (mkdir(CAPTURE_PIN_DIR, 0700) && errno != EEXIST) {
+		fprintf(stderr, "syntwin-loader: mkdir %s: %s\n", CAPTURE_PIN_DIR, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* How many link-layer bytes precede the network header on @dev, from its ARPHRD type (asked
+ * through a socket so it is the device of the current network namespace). */
+static int dev_mac_len(const char *dev, __u32 *mac_len)
+{
+	struct ifreq ifr = {};
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), type = -1;
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
+	if (fd >= 0 && ioctl(fd, SIOCGIFHWADDR, &ifr) == 0)
+		type = ifr.ifr_hwaddr.sa_family;
+	if (fd >= 0)
+		close(fd);
+	switch (type) {
+	case ARPHRD_ETHER:
+	case ARPHRD_LOOPBACK: /* a zeroed Ethernet header */
+		*mac_len = 14;
+		return 0;
+	case ARPHRD_NONE: /* tun in L3 mode */
+		*mac_len = 0;
+		return 0;
+	default:
+		fprintf(stderr, "syntwin-loader: %s: link type %d is not supported\n", dev, type);
+		return -1;
+	}
+}
+
+/* Enter /run/netns/@name for the network only: the mount namespace, and with it bpffs and the
+ * pins, stays (unlike `ip netns exec`, which remounts /sys). */
+static int enter_net(const char *name)
+{
+	char path[256];
+	int fd, rc;
+
+	if (!name)
+		return 0;
+	snprintf(path, sizeof(path), "/run/netns/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "syntwin-loader: no network namespace '%s' (%s)\n", name, path);
+		return -1;
+	}
+	rc = setns(fd, CLONE_NEWNET);
+	if (rc)
+		fprintf(stderr, "syntwin-loader: setns %s: %s\n", path, strerror(errno));
+	close(fd);
+	return rc;
+}
+
+static int cmd_detach(void);
+
+static int cmd_attach(const struct loader_opts *o)
+{
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .pin_root_path = CAPTURE_PIN_DIR);
+	struct syn_capture_bpf *cap = NULL;
+	struct syn_sockops_bpf *sops = NULL;
+	int cg_fd = -1, err = -1, i;
+	unsigned int ifindex[LOADER_MAX_DEVS];
+	FILE *state = NULL;
+
+	if (enter_net(o->netns))
+		return 1;
+	for (i = 0; i < o->ndevs; i++) {
+		ifindex[i] = if_nametoindex(o->devs[i]);
+		if (!ifindex[i]) {
+			fprintf(stderr, "syntwin-loader: no such device '%s'\n", o->devs[i]);
+			return 1;
+		}
+	}
+	if (check_bpffs())
+		return 1;
+	cg_fd = open(o->cgroup, O_RDONLY | O_DIRECTORY);
+	if (cg_fd < 0) {
+		fprintf(stderr, "syntwin-loader: cgroup %s: %s (is cgroup v2 mounted?)\n", o->cgroup,
+			strerror(errno));
+		return 1;
+	}
+	if (access(PIN_PROG_TC, F_OK) == 0) {
+		fprintf(stderr, "syntwin-loader: already attached (run detach first to change it)\n");
+		close(cg_fd);
+		return 0;
+	}
+
+	cap = syn_capture_bpf__open_opts(&open_opts);
+	sops = syn_sockops_bpf__open_opts(&open_opts);
+	if (!cap || !sops) {
+		fprintf(stderr, "Failed to open BPF objects: %s\n", strerror(errno));
+		goto cleanup;
+	}
+	/* Both objects declare the shared maps; sizes must match for the pin to be reused. */
+	if (bpf_map__set_max_entries(cap->maps.syn_by_flow, o->entries) ||
+	    bpf_map__set_max_entries(cap->maps.syn_by_cookie, o->entries) ||
+	    bpf_map__set_max_entries(sops->maps.syn_by_flow, o->entries) ||
+	    bpf_map__set_max_entries(sops->maps.syn_by_cookie, o->entries)) {
+		fprintf(stderr, "Failed to size maps\n");
+		goto cleanup;
+	}
+	if (syn_capture_bpf__load(cap)) {
+		fprintf(stderr, "Failed to load the tc program (verifier log above)\n");
+		goto cleanup;
+	}
+	if (syn_sockops_bpf__load(sops)) {
+		fprintf(stderr, "Failed to load the sockops program (verifier log above)\n");
+		goto cleanup;
+	}
+	state = fopen(STATE_FILE, "w");
+	if (!state) {
+		fprintf(stderr, "Failed to write %s: %s\n", STATE_FILE, strerror(errno));
+		goto cleanup;
+	}
+	fprintf(state, "netns %s\ncgroup %s\n", o->netns ? o->netns : "-", o->cgroup);
+	fflush(state);
+
+	for (i = 0; i < o->ndevs; i++) {
+		struct dev_info di;
+		LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex[i], .attach_point = BPF_TC_INGRESS);
+		LIBBPF_OPTS(bpf_tc_opts, tco, .handle = TC_HANDLE, .priority = TC_PRIO,
+			    .prog_fd = bpf_program__fd(cap->progs.syn_capture));
+		bool created = false;
+
+		if (dev_mac_len(o->devs[i], &di.mac_len) ||
+		    bpf_map__update_elem(cap->maps.dev_info, &ifindex[i], sizeof(__u32), &di,
+					 sizeof(di), BPF_ANY)) {
+			fprintf(stderr, "Failed to register device %s\n", o->devs[i]);
+			goto cleanup;
+		}
+		/* Tolerate an existing clsact qdisc, and remember whether we made it. */
+		err = bpf_tc_hook_create(&hook);
+		if (err && err != -EEXIST) {
+			fprintf(stderr, "Failed to create clsact on %s: %s\n", o->devs[i], strerror(-err));
+			goto cleanup;
+		}
+		created = !err;
+		fprintf(state, "dev %u %s %d\n", ifindex[i], o->devs[i], created);
+		fflush(state);
+		err = bpf_tc_attach(&hook, &tco);
+		if (err) {
+			fprintf(stderr, "Failed to attach tc ingress on %s: %s\n", o->devs[i],
+				strerror(-err));
+			goto cleanup;
+		}
+	}
+	err = bpf_prog_attach(bpf_program__fd(sops->progs.syn_sockops), cg_fd, BPF_CGROUP_SOCK_OPS, 0);
+	if (err) {
+		fprintf(stderr, "Failed to attach sockops to %s: %s\n", o->cgroup, strerror(errno));
+		goto cleanup;
+	}
+	if (bpf_program__pin(cap->progs.syn_capture, PIN_PROG_TC) ||
+	    bpf_program__pin(sops->progs.syn_sockops, PIN_PROG_SOCKOPS)) {
+		fprintf(stderr, "Failed to pin programs under %s\n", CAPTURE_PIN_DIR);
+		err = -1;
+		goto cleanup;
+	}
+	printf("attached: tc ingress on %d device(s), sockops on %s, %u entries per map\n",
+	       o->ndevs, o->cgroup, o->entries);
+	err = 0;
+cleanup:
+	if (state)
+		fclose(state);
+	syn_capture_bpf__destroy(cap);
+	syn_sockops_bpf__destroy(sops);
+	close(cg_fd);
+	if (err) {
+		/* Past the checks above something may be pinned or attached: undo all of it. */
+		fprintf(stderr, "syntwin-loader: attach failed; undoing\n");
+		cmd_detach();
+		return 1;
+	}
+	return 0;
+}
+
+/* Undo everything attach recorded; keep going past individual failures, report them. */
+static int cmd_detach(void)
+{
+	static const char *const pins[] = { "syn_by_flow", "syn_by_cookie", "counters", "errors",
+					    "dev_info", "prog_syn_capture", "prog_syn_sockops" };
+	char line[512], path[256];
+	int failures = 0, prog_fd;
+	FILE *state = fopen(STATE_FILE, "r");
+
+	while (state && fgets(line, sizeof(line), state)) {
+		char name[64], cg[400];
+		unsigned int ifindex;
+		int created;
+
+		if (sscanf(line, "netns %63s", name) == 1) {
+			if (strcmp(name, "-") && enter_net(name))
+				failures++;
+		} else if (sscanf(line, "dev %u %63s %d", &ifindex, name, &created) == 3) {
+			LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex,
+				    .attach_point = BPF_TC_INGRESS);
+			LIBBPF_OPTS(bpf_tc_opts, tco, .handle = TC_HANDLE, .priority = TC_PRIO);
+			int err = bpf_tc_detach(&hook, &tco);
+
+			if (err && err != -ENOENT && err != -ENODEV) {
+				fprintf(stderr, "Failed to detach tc from %s: %s\n", name, strerror(-err));
+				failures++;
+			}
+			if (created) {
+				hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
+				err = bpf_tc_hook_destroy(&hook);
+				if (err && err != -ENOENT && err != -ENODEV && err != -EINVAL)
+					failures++;
+			}
+		} else if (sscanf(line, "cgroup %399s", cg) == 1) {
+			int cg_fd = open(cg, O_RDONLY | O_DIRECTORY);
+
+			prog_fd = bpf_obj_get(PIN_PROG_SOCKOPS);
+			if (cg_fd >= 0 && prog_fd >= 0 &&
+			    bpf_prog_detach2(prog_fd, cg_fd, BPF_CGROUP_SOCK_OPS)) {
+				fprintf(stderr, "Failed to detach sockops from %s: %s\n", cg,
+					strerror(errno));
+				failures++;
+			}
+			if (cg_fd >= 0)
+				close(cg_fd);
+			if (prog_fd >= 0)
+				close(prog_fd);
+		}
+	}
+	if (state)
+		fclose(state);
+	unlink(STATE_FILE);
+	for (size_t i = 0; i < sizeof(pins) / sizeof(pins[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", CAPTURE_PIN_DIR, pins[i]);
+		if (unlink(path) && errno != ENOENT) {
+			fprintf(stderr, "Failed to unpin %s: %s\n", path, strerror(errno));
+			failures++;
+		}
+	}
+	if (rmdir(CAPTURE_PIN_DIR) && errno != ENOENT) {
+		fprintf(stderr, "Failed to remove %s: %s\n", CAPTURE_PIN_DIR, strerror(errno));
+		failures++;
+	}
+	if (failures)
+		return 1;
+	printf("detached\n");
+	return 0;
+}
+
+static void print_hex(const __u8 *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		printf("%02x", p[i]);
+}
+
+static void print_rec(const struct capture_rec *r, bool json)
+{
+	if (json) {
+		printf("\"ifindex\":%u,\"family\":%u,\"mac_len\":%u,\"net_len\":%u,\"tcp_len\":%u,"
+		       "\"cap_len\":%u,\"flags\":%u,\"vlan_present\":%u,\"vlan_tci\":%u,\"ts_ns\":%llu,"
+		       "\"data\":\"",
+		       r->ifindex, r->family, r->mac_len, r->net_len, r->tcp_len, r->cap_len, r->flags,
+		       r->vlan_present, r->vlan_tci, (unsigned long long)r->ts_ns);
+		print_hex(r->data, r->cap_len <= CAPTURE_MAX ? r->cap_len : CAPTURE_MAX);
+		printf("\"");
+		return;
+	}
+	printf("if %u family %u mac %u net %u tcp %u flags 0x%x data ", r->ifindex, r->family,
+	       r->mac_len, r->net_len, r->tcp_len, r->flags);
+	print_hex(r->data, r->cap_len <= CAPTURE_MAX ? r->cap_len : CAPTURE_MAX);
+}
+
+static int print_unbound(const struct capture_key *k, const struct capture_rec *r, void *arg)
+{
+	bool json = *(bool *)arg;
+
+	printf(json ? "{\"bound\":false,\"seq\":%u," : "unbound seq %u ", k->seq);
+	print_rec(r, json);
+	printf(json ? "}\n" : "\n");
+	return 0;
+}
+
+static int cmd_dump(struct capture_client *c, bool json)
+{
+	struct capture_rec rec;
+	__u64 key, next, *prev = NULL;
+
+	while (bpf_map_get_next_key(c->by_cookie_fd, prev, &next) == 0) {
+		key = next;
+		prev = &key;
+		if (capture_lookup_cookie(c, key, &rec, false))
+			continue;
+		printf(json ? "{\"bound\":true,\"cookie\":%llu," : "cookie %llu ",
+		       (unsigned long long)key);
+		print_rec(&rec, json);
+		printf(json ? "}\n" : "\n");
+	}
+	return capture_each_unbound(c, print_unbound, &json) < 0;
+}
+
+static int cmd_stats(struct capture_client *c, bool json)
+{
+	__u64 cnt[CNT_MAX];
+	struct bpf_error e;
+
+	if (capture_counters(c, cnt)) {
+		fprintf(stderr, "Failed to read counters\n");
+		return 1;
+	}
+	printf(json ? "{" : "");
+	for (int i = 0; i < CNT_MAX; i++)
+		printf(json ? "%s\"%s\":%llu" : "%s%s %llu\n", json && i ? "," : "",
+		       capture_counter_names[i], (unsigned long long)cnt[i]);
+	for (__u32 s = 0; s < 2; s++) {
+		if (capture_error(c, s, &e) == 0 && e.line)
+			printf(json ? ",\"last_error_%s\":{\"line\":%u,\"err\":%d}" :
+				      "last_error_%s line %u err %d\n",
+			       s ? "sockops" : "tc", e.line, e.err);
+	}
+	printf(json ? "}\n" : "");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct capture_client c;
+	struct capture_rec rec;
+	struct loader_opts o;
+	char err[256];
+	int rc;
+
+	if (loader_parse(argc, argv, &o, err, sizeof(err))) {
+		fprintf(stderr, "syntwin-loader: %s\n%s", err, loader_usage);
+		return 2;
+	}
+	libbpf_set_print(libbpf_print);
+	if (o.cmd == CMD_ATTACH)
+		return cmd_attach(&o);
+	if (o.cmd == CMD_DETACH)
+		return cmd_detach();
+	if (capture_client_open(&c))
+		return 1;
+	switch (o.cmd) {
+	case CMD_DUMP:
+		rc = cmd_dump(&c, o.json);
+		break;
+	case CMD_STATS:
+		rc = cmd_stats(&c, o.json);
+		break;
+	default:
+		rc = capture_lookup_cookie(&c, o.cookie, &rec, false);
+		if (rc) {
+			fprintf(stderr, "syntwin-loader: no capture for cookie %llu: %s\n",
+				(unsigned long long)o.cookie, strerror(-rc));
+			rc = 1;
+			break;
+		}
+		printf(o.json ? "{\"cookie\":%llu," : "cookie %llu ", (unsigned long long)o.cookie);
+		print_rec(&rec, o.json);
+		printf(o.json ? "}\n" : "\n");
+		break;
+	}
+	capture_client_close(&c);
+	return rc;
+}

@@ -1,0 +1,20 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest test of the BPF witness: attach in the server netns, run guest_witness (captures vs
+# TCP_SAVED_SYN over veth and tun), then detach and check nothing is left behind.
+set -eu
+/src/compare/topology.sh up
+fail=0
+syntwin-loader attach --netns server --dev s0 --dev tun0 --cgroup /sys/fs/cgroup --entries 4096
+# Idempotent: a second attach changes nothing and succeeds.
+syntwin-loader attach --netns server --dev s0 --dev tun0 --cgroup /sys/fs/cgroup
+guest_witness ${WITNESS_ARGS:-} || fail=1
+syntwin-loader stats
+syntwin-loader detach || fail=1
+left=$(ip netns exec server tc filter show dev s0 ingress; ip netns exec server tc filter show dev tun0 ingress;
+	ip netns exec server tc qdisc show dev s0 | grep clsact || true)
+[ -z "$left" ] || { echo "FAIL: tc state left after detach: $left"; fail=1; }
+if bpftool prog show | grep -E 'syn_capture|syn_sockops'; then echo "FAIL: programs left after detach"; fail=1; fi
+[ ! -e /sys/fs/bpf/syntwin ] || { echo "FAIL: /sys/fs/bpf/syntwin left after detach"; fail=1; }
+[ $fail = 0 ] && echo "witness: detach left no trace"
+exit $fail

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Host unit test: syntwin-loader's command line, good values and every kind of bad one. */
+#include "check.h"
+#include "loader_opts.h"
+
+static int parse(struct loader_opts *o, char *err, const char *const *args)
+{
+	char *argv[32];
+	int argc = 0;
+
+	argv[argc++] = "syntwin-loader";
+	while (*args)
+		argv[argc++] = (char *)*args++;
+	argv[argc] = NULL;
+	err[0] = '\0';
+	return loader_parse(argc, argv, o, err, 256);
+}
+
+int main(void)
+{
+	struct loader_opts o;
+	char err[256];
+
+	CHECK_EQ_INT(parse(&o, err, (const char *[]){ "attach", "--dev", "s0", "--dev", "tun0",
+				 "--cgroup", "/sys/fs/cgroup", "--entries", "1024", "--netns",
+				 "server", NULL }), 0);
+	CHECK_EQ_INT(o.cmd, CMD_ATTACH);
+	CHECK_EQ_INT(o.ndevs, 2);
+	CHECK_EQ_INT(o.entries, 1024);
+	CHECK(strcmp(o.netns, "server") == 0, "netns %s", o.netns);
+	CHECK_EQ_INT(parse(&o, err, (const char *[]){ "lookup", "--cookie", "0x10", "--json", NULL }), 0);
+	CHECK_EQ_INT(o.cookie, 16);
+	CHECK(o.json, "--json not set");
+	CHECK_EQ_INT(parse(&o, err, (const char *[]){ "stats", NULL }), 0);
+	CHECK_EQ_INT(o.cmd, CMD_STATS);
+
+	static const struct {
+		const char *args[10];
+		const char *msg;
+	} bad[] = {
+		{ { NULL }, "no command" },
+		{ { "frobnicate" }, "unknown command 'frobnicate'" },
+		{ { "attach", "--dev", "s0" }, "needs at least one --dev and a --cgroup" },
+		{ { "attach", "--cgroup", "/sys/fs/cgroup" }, "needs at least one --dev" },
+		{ { "attach", "--dev" }, "--dev: missing value" },
+		{ { "attach", "--dev", "a-name-far-too-long", "--cgroup", "/c" }, "longer than an interface name" },
+		{ { "attach", "--dev", "s0", "--cgroup", "/c", "--entries", "8" }, "--entries: 8 is out of range" },
+		{ { "attach", "--dev", "s0", "--cgroup", "/c", "--entries", "lots" }, "--entries: 'lots' is not" },
+		{ { "attach", "--dev", "s0", "--cgroup", "/c", "--entries", "" }, "--entries: missing value" },
+		{ { "lookup" }, "lookup: needs --cookie" },
+		{ { "lookup", "--cookie", "0" }, "--cookie: 0 is out of range" },
+		{ { "lookup", "--cookie", "-3" }, "--cookie: '-3' is not" },
+		{ { "detach", "--json" }, "detach: unknown option '--json'" },
+		{ { "dump", "--dev", "s0" }, "dump: unknown option '--dev'" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK_EQ_INT(parse(&o, err, bad[i].args), -1);
+		CHECK_STR_CONTAINS(err, bad[i].msg);
+	}
+	return check_report("loader_opts");
+}
