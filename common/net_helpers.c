@@ -68,6 +68,9 @@ int start_listener(int family, const char *addr, uint16_t port, int save_syn, in
 		return -1;
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* IPv6 listeners take IPv6 only, so :: and 0.0.0.0 can share a port. */
+	if (family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
 	if (save_syn >= 0 &&
 	    setsockopt(fd, IPPROTO_TCP, TCP_SAVE_SYN, &save_syn, sizeof(save_syn)) < 0) {
 		log_err("setsockopt(TCP_SAVE_SYN=%d)", save_syn);

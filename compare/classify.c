@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Compare native and BPF SYN bytes and classify differences precisely (see classify.h). */
+#include "classify.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "decode.h"
+
+const char *const verdict_names[V_MAX] = { "identical", "explained", "differ", "native-missing",
+					   "bpf-missing" };
+const char *const reason_names[R_MAX] = { "", "ipv4-option-rewrite", "syncookie" };
+
+int ipv4_expected_rewrite(const uint8_t *ip, size_t hl, uint8_t *want, uint8_t *any)
+{
+	const uint8_t *local = ip + 16; /* local delivery: the address written is our daddr */
+	size_t i = 20;
+
+	memcpy(want, ip, hl);
+	memset(any, 0, hl);
+	while (i < hl) {
+		uint8_t *o = want + i, kind = o[0];
+		size_t ol;
+
+		if (kind == 0)
+			break;
+		if (kind == 1) {
+			i++;
+			continue;
+		}
+		if (i + 1 >= hl || o[1] < 2 || i + o[1] > hl)
+			return -1;
+		ol = o[1];
+		if (kind == 7) { /* Record Route */
+			if (ol < 3 || o[2] < 4)
+				return -1;
+			if (o[2] <= ol) {
+				if ((size_t)o[2] + 3 > ol)
+					return -1;
+				memcpy(&o[o[2] - 1], local, 4);
+				o[2] += 4;
+			}
+		} else if (kind == 68) { /* Timestamp */
+			if (ol < 4 || o[2] < 5)
+				return -1;
+			if (o[2] <= ol) {
+				size_t t;
+
+				if ((size_t)o[2] + 3 > ol)
+					return -1;
+				switch (o[3] & 0x0f) {
+				case 0:
+					t = o[2] - 1;
+					o[2] += 4;
+					break;
+				case 1:
+					if ((size_t)o[2] + 7 > ol)
+						return -1;
+					memcpy(&o[o[2] - 1], local, 4);
+					t = o[2] + 3;
+					o[2] += 8;
+					break;
+				case 3:
+					if ((size_t)o[2] + 7 > ol)
+						return -1;
+					/* Prespecified: stamped only where the address is ours. */
+					if (memcmp(&o[o[2] - 1], local, 4))
+						goto next;
+					t = o[2] + 3;
+					o[2] += 8;
+					break;
+				default:
+					goto next;
+				}
+				memset(any + i + t, 1, 4);
+			} else if ((o[3] & 0x0f) != 3) {
+				if ((o[3] >> 4) == 15)
+					return -1;
+				o[3] += 0x10;
+			}
+		}
+next:
+		i += ol;
+	}
+	return 0;
+}
+
+static void describe_diff(const uint8_t *a, const uint8_t *b, size_t len, size_t mac_len,
+			  long off, char *buf, size_t n)
+{
+	struct syn_layout l;
+	char field[96];
+
+	syn_layout(b, len, mac_len, &l);
+	syn_field_name(b, &l, (size_t)off, field, sizeof(field));
+	snprintf(buf, n, "offset %ld (%s): native 0x%02x vs bpf 0x%02x", off, field, a[off], b[off]);
+}
+
+int classify(const struct compare_input *in, struct compare_result *out)
+{
+	const uint8_t *view;
+	size_t vlen, off, i;
+
+	memset(out, 0, sizeof(*out));
+	out->diff_off = -1;
+	if (!in->bpf) {
+		out->verdict = V_BPF_MISSING;
+		snprintf(out->detail, sizeof(out->detail), "no BPF capture for this connection");
+		return 1;
+	}
+	if (!in->native || !in->native_len) {
+		if (in->syncookie_proven) {
+			out->verdict = V_EXPLAINED;
+			out->reason = R_SYNCOOKIE;
+			snprintf(out->detail, sizeof(out->detail),
+				 "validated by a syncookie: the kernel keeps no saved SYN");
+			return 0;
+		}
+		out->verdict = V_NATIVE_MISSING;
+		snprintf(out->detail, sizeof(out->detail),
+			 "TCP_SAVED_SYN returned nothing and no syncookie was counted");
+		return 1;
+	}
+	/* Mode 1 saves network..TCP; mode 2 adds the MAC header. */
+	off = in->mode == 2 ? 0 : in->bpf_mac_len;
+	if (off > in->bpf_len) {
+		out->verdict = V_DIFFER;
+		snprintf(out->detail, sizeof(out->detail), "capture shorter than its MAC header");
+		return 1;
+	}
+	view = in->bpf + off;
+	vlen = in->bpf_len - off;
+	if (vlen == in->native_len && memcmp(view, in->native, vlen) == 0) {
+		out->verdict = V_IDENTICAL;
+		return 0;
+	}
+	for (i = 0; i < vlen && i < in->native_len && view[i] == in->native[i]; i++)
+		;
+	out->diff_off = (long)i;
+	out->verdict = V_DIFFER;
+	if (vlen != in->native_len) {
+		snprintf(out->detail, sizeof(out->detail), "length: native %zu vs bpf %zu, first "
+			 "difference at %zu", in->native_len, vlen, i);
+		return 1;
+	}
+	describe_diff(in->native, view, vlen, in->mode == 2 ? in->bpf_mac_len : 0, (long)i,
+		      out->detail, sizeof(out->detail));
+
+	/* IPv4 options the kernel rewrites on receive: explained only if every byte matches. */
+	size_t ip = in->mode == 2 ? in->bpf_mac_len : 0;
+	size_t hl = (view[ip] & 0x0f) * 4u;
+
+	if ((view[ip] >> 4) == 4 && hl > 20 && ip + hl <= vlen) {
+		uint8_t want[60], any[60];
+
+		if (ipv4_expected_rewrite(view + ip, hl, want, any) == 0 &&
+		    memcmp(in->native, view, ip) == 0 &&
+		    memcmp(in->native + ip + hl, view + ip + hl, vlen - ip - hl) == 0) {
+			for (i = 0; i < hl; i++)
+				if (!any[i] && in->native[ip + i] != want[i])
+					break;
+			if (i == hl) {
+				out->verdict = V_EXPLAINED;
+				out->reason = R_IPV4_OPTION_REWRITE;
+				return 0;
+			}
+			char more[128];
+
+			snprintf(more, sizeof(more), "; not the receive-path RR/TS rewrite (ip byte %zu: "
+				 "expected 0x%02x)", i, want[i]);
+			strncat(out->detail, more, sizeof(out->detail) - strlen(out->detail) - 1);
+		}
+	}
+	return 1;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Run outputs: connections.jsonl, mismatches.pcap (libpcap), summary.json (atomic rename). */
+#ifndef SYNTWIN_REPORT_H
+#define SYNTWIN_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "classify.h"
+
+struct conn_record {
+	int family, mode;
+	char saddr[46], daddr[46];
+	uint16_t sport, dport;
+	uint64_t cookie;
+	const uint8_t *native;
+	size_t native_len;
+	const uint8_t *bpf;
+	size_t bpf_len, bpf_mac_len;
+	const struct compare_result *res;
+	const char *small_buffer;	/* "", "ok", or what went wrong */
+};
+
+struct report {
+	char dir[512];
+	FILE *jsonl;
+	void *pcap;		/* pcap_dumper_t */
+	void *pcap_dead;	/* pcap_t */
+	uint64_t n;
+};
+
+/* Open connections.jsonl and mismatches.pcap in @dir. Returns 0 or -1 (message printed). */
+int report_open(struct report *r, const char *dir);
+/* Append one connection; differing byte strings go in hex, and both versions to the pcap. */
+int report_conn(struct report *r, const struct conn_record *c);
+/* Flush and close; the pcap is renamed into place only here. Returns 0 or -1. */
+int report_close(struct report *r);
+
+/* Write @json (a complete JSON document) to @dir/@name via a temp file and rename. */
+int write_file_atomic(const char *dir, const char *name, const char *json);
+
+/* Lowercase hex of @n bytes into @out (2n+1 bytes). */
+void hex_encode(const uint8_t *p, size_t n, char *out);
+
+#endif

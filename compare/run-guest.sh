@@ -1,0 +1,37 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of `syntwin run`: topology, witness, server, then the client's connections: most
+# with the kernel in its normal mode, 1% with syncookies forced (net.ipv4.tcp_syncookies=2 in the
+# server netns), which keep no saved SYN. Results go to /mnt/share (the host's --out directory).
+# usage: run-guest.sh CONNECTIONS SEED SERIES_HASH ENTRIES [SERVER ARGS...]
+set -eu
+n=$1 seed=$2 shash=$3 entries=$4
+shift 4
+/src/compare/topology.sh up
+syntwin-loader attach --netns server --dev s0 --dev tun0 --cgroup /sys/fs/cgroup --entries "$entries"
+ncookie=$((n / 100))
+nnormal=$((n - ncookie))
+rm -f /tmp/server-ready
+syntwin-server --out /mnt/share --connections "$n" --seed "$seed" --series-hash "$shash" \
+	--ready-file /tmp/server-ready "$@" &
+spid=$!
+i=0
+while [ ! -e /tmp/server-ready ]; do
+	kill -0 $spid 2>/dev/null || { wait $spid || exit $?; }
+	i=$((i + 1))
+	[ $i -lt 100 ] || { echo "syntwin: server did not start" >&2; exit 2; }
+	sleep 0.1
+done
+crc=0
+echo "client: $nnormal connections (normal), then $ncookie with syncookies forced"
+syntwin-client --connections "$nnormal" --seed "$seed" || crc=$?
+if [ "$ncookie" -gt 0 ]; then
+	ip netns exec server sh -c 'echo 2 > /proc/sys/net/ipv4/tcp_syncookies'
+	syntwin-client --connections "$ncookie" --seed "$((seed + 1))" || crc=$?
+	ip netns exec server sh -c 'echo 1 > /proc/sys/net/ipv4/tcp_syncookies'
+fi
+src=0
+wait $spid || src=$?
+syntwin-loader detach >/dev/null
+[ $crc = 0 ] || { echo "syntwin: the client reported failed connections" >&2; [ $src != 0 ] || src=1; }
+exit $src

@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# `syntwin run` end to end. usage: run_checks.sh clean|corrupt
+#  clean:   10,000 connections -> exit 0, 0 unexplained, both explained reasons present, complete
+#  corrupt: every 49th BPF record (10 of them, all before the syncookie phase) corrupted (test-only hook) -> exit 1, decoded diffs, pcap
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+fail=0
+check() { if "$@"; then :; else echo "FAIL: $*"; fail=1; fi; }
+num() { sed -n "s/.*\"$1\": *\([0-9]*\).*/\1/p" "$out/summary.json" | head -n 1; }
+
+case $1 in
+clean)
+	"$ROOT/syntwin" run --connections 10000 --out "$out" >"$out/log" 2>&1
+	rc=$?
+	tail -n 5 "$out/log"
+	check [ "$rc" = 0 ]
+	check [ "$(num connections)" = 10000 ]
+	check [ "$(num unexplained)" = 0 ]
+	check [ "$(num ipv4-option-rewrite)" -gt 0 ]
+	check [ "$(num syncookie)" = 100 ]
+	check [ "$(num bound)" = "$(num syn_seen)" ]
+	check grep -q '"partial": false' "$out/summary.json"
+	check [ "$(wc -l <"$out/connections.jsonl")" = 10000 ]
+	check grep -q '"reason":"ipv4-option-rewrite"' "$out/connections.jsonl"
+	check grep -q '"small_buffer":"ok"' "$out/connections.jsonl"
+	check sh -c "! grep -q '\"small_buffer\":\"[^o\"]' '$out/connections.jsonl'"
+	;;
+corrupt)
+	"$ROOT/syntwin" run --connections 500 --test-corrupt 49 --out "$out" >"$out/log" 2>&1
+	rc=$?
+	tail -n 5 "$out/log"
+	check [ "$rc" = 1 ]
+	check [ "$(num unexplained)" = 10 ]
+	check grep -q 'differ: offset [0-9]* (tcp\.' "$out/log"
+	check grep -q '"verdict":"differ".*"native":"[0-9a-f]*","bpf":"[0-9a-f]*"' "$out/connections.jsonl"
+	# Both versions of each of the 10 SYNs: 24-byte pcap header + 20 packets.
+	check [ "$(stat -c %s "$out/mismatches.pcap")" -gt $((24 + 20 * 16)) ]
+	;;
+*) echo "usage: run_checks.sh clean|corrupt" >&2; exit 2 ;;
+esac
+[ $fail = 0 ] && echo "run_checks $1: all checks passed"
+exit $fail
