@@ -67,7 +67,8 @@ enum capture_counter {
 	CNT_FRAGMENT,		/* IPv4 fragment or IPv6 fragment header: not a capturable SYN */
 	CNT_NO_DEV_INFO,	/* device not registered by the loader */
 	CNT_INSERT_FAIL,	/* map update failed */
-	CNT_BOUND,		/* sockops bound a capture to a socket cookie */
+	CNT_BOUND,		/* sockops bound a capture to a socket cookie (a SYN whose syncookie
+				 * ACK raced its FIN can be bound to two children; one is dropped) */
 	CNT_BIND_MISS,		/* sockops found no capture for an established passive socket */
 	CNT_BIND_FAIL,		/* binding map update failed */
 	CNT_BPF_ERRORS,		/* unexpected helper failures (details in the errors map) */

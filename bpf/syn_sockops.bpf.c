@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cgroup sockops: when a passive connection is established, move its tc capture from
+ * cgroup sockops: when a passive connection is established, copy its tc capture from
  * syn_by_flow (flow + ISN) to syn_by_cookie (socket cookie), where userspace finds it with
  * getsockopt(SO_COOKIE). Reads nothing of the kernel's saved SYN.
  */
@@ -69,7 +69,9 @@ int syn_sockops(struct bpf_sock_ops *skops)
 		SOCKOPS_ERR(err);
 		return 1;
 	}
-	bpf_map_delete_elem(&syn_by_flow, &key);
+	/* The flow entry stays: one SYN can yield two children (a syncookie ACK and the FIN right
+	 * behind it racing on two CPUs), and the one accepted may be the second. The consumer
+	 * deletes both entries when it takes the capture (capture_lookup_cookie()). */
 	count(CNT_BOUND);
 	return 1;
 }

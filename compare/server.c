@@ -21,6 +21,7 @@
 
 #include "capture_client.h"
 #include "classify.h"
+#include "decode.h"
 #include "net_helpers.h"
 #include "parse_num.h"
 #include "report.h"
@@ -220,6 +221,21 @@ static int count_unbound(const struct capture_key *k, const struct capture_rec *
 	return 0;
 }
 
+/* Name every capture no accepted socket took: each is a SYN the kernel did not turn into an
+ * accepted connection, or a binding the witness missed. */
+static int print_unbound(const struct capture_key *k, const struct capture_rec *r, void *arg)
+{
+	char text[512];
+	struct syn_layout l;
+
+	(void)arg;
+	syn_layout(r->data, r->cap_len, r->mac_len, &l);
+	syn_decode_text(r->data, &l, text, sizeof(text));
+	fprintf(stderr, "syntwin: unbound capture (isn %u): %s\n", k->seq,
+		text);
+	return 0;
+}
+
 static int write_summary(const struct opts *o, struct capture_client *cc, const struct stats *st)
 {
 	char json[4096], counters[1024] = "";
@@ -327,6 +343,7 @@ int main(int argc, char **argv)
 		}
 	}
 	st.partial = st.conns < o.connections;
+	capture_each_unbound(&cc, print_unbound, NULL);
 	if (stop)
 		fprintf(stderr, "syntwin-server: stopped by signal %d; results kept, marked partial\n",
 			(int)stop);

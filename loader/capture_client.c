@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 const char *const capture_counter_names[CNT_MAX] = { CAPTURE_COUNTER_NAMES };
@@ -54,12 +55,36 @@ void capture_client_close(struct capture_client *c)
 	}
 }
 
+int capture_key_of(const struct capture_rec *r, struct capture_key *k)
+{
+	const __u8 *ip = r->data + r->mac_len, *tcp = ip + r->net_len;
+	size_t alen = r->family == AF_INET6 ? 16 : 4, aoff = r->family == AF_INET6 ? 8 : 12;
+
+	if ((size_t)r->mac_len + r->net_len + 8 > r->cap_len || r->cap_len > CAPTURE_MAX)
+		return -EINVAL;
+	memset(k, 0, sizeof(*k));
+	k->family = r->family;
+	memcpy(k->saddr, ip + aoff, alen);
+	memcpy(k->daddr, ip + aoff + alen, alen);
+	memcpy(&k->sport, tcp, 2);
+	memcpy(&k->dport, tcp + 2, 2);
+	k->seq = (__u32)tcp[4] << 24 | tcp[5] << 16 | tcp[6] << 8 | tcp[7];
+	return 0;
+}
+
 int capture_lookup_cookie(struct capture_client *c, __u64 cookie, struct capture_rec *out,
 			  bool take)
 {
+	struct capture_key k;
+
 	if (bpf_map_lookup_elem(c->by_cookie_fd, &cookie, out))
 		return -errno;
-	if (take && bpf_map_delete_elem(c->by_cookie_fd, &cookie) && errno != ENOENT)
+	if (!take)
+		return 0;
+	if (bpf_map_delete_elem(c->by_cookie_fd, &cookie) && errno != ENOENT)
+		return -errno;
+	if (capture_key_of(out, &k) == 0 && bpf_map_delete_elem(c->by_flow_fd, &k) &&
+	    errno != ENOENT)
 		return -errno;
 	return 0;
 }

@@ -16,10 +16,13 @@ struct capture_client {
 int capture_client_open(struct capture_client *c);
 void capture_client_close(struct capture_client *c);
 
-/* The capture bound to @cookie; with @take, also remove it (each capture is compared once).
- * Returns 0, -ENOENT if there is none, or another -errno. */
+/* The capture bound to @cookie; with @take, also remove it and its flow entry (each capture is
+ * compared once). Returns 0, -ENOENT if there is none, or another -errno. */
 int capture_lookup_cookie(struct capture_client *c, __u64 cookie, struct capture_rec *out,
 			  bool take);
+
+/* The syn_by_flow key of a capture, rebuilt from its bytes. Returns 0 or -EINVAL. */
+int capture_key_of(const struct capture_rec *r, struct capture_key *k);
 
 /* Counters summed over CPUs into @out[CNT_MAX]. Returns 0 or -errno. */
 int capture_counters(struct capture_client *c, __u64 *out);

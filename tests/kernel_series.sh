@@ -35,7 +35,6 @@ start=$(date +%s)
 k=$("$BK" --series "$tmp/series" --base "$ref" | tail -n 1)
 echo "ok: patched kernel built incrementally in $(($(date +%s) - start))s"
 check [ "$(cat "$k/key")" = "$key" ]
-check grep -q syntwin-series-test "$k/src/init/main.c"
 # The pristine tree (hard-linked into every build tree) must not have been patched through a link.
 pristine=$SYNTWIN_CACHE/src/6.1-$(kernel_pkg_version 6.1)
 check sh -c "! grep -q syntwin-series-test '$pristine/init/main.c'"
