@@ -36,7 +36,7 @@ struct opts {
 
 struct stats {
 	uint64_t conns, verdict[V_MAX], reason[R_MAX], unexplained, small_buffer_checks;
-	uint64_t cookies_base;
+	uint64_t cookies_base, tw_overflow_base;
 	bool partial;
 };
 
@@ -98,10 +98,11 @@ static int parse(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-/* TcpExtSyncookiesRecv of this netns: cookie-validated ACKs, the proof for `syncookie`. */
-static uint64_t syncookies_recv(void)
+/* A TcpExt counter of this netns (/proc/net/netstat), e.g. SyncookiesRecv: cookie-validated
+ * ACKs, the proof for `syncookie`. 0 if absent. */
+static uint64_t tcpext(const char *name)
 {
-	char names[4096], values[4096];
+	static char names[8192], values[8192];
 	uint64_t result = 0;
 	FILE *f = fopen("/proc/net/netstat", "r");
 
@@ -113,7 +114,7 @@ static uint64_t syncookies_recv(void)
 		if (!n || strcmp(n, "TcpExt:"))
 			continue;
 		while ((n = strtok_r(NULL, " \n", &sn)) && (v = strtok_r(NULL, " \n", &sv)))
-			if (!strcmp(n, "SyncookiesRecv"))
+			if (!strcmp(n, name))
 				result = strtoull(v, NULL, 10);
 	}
 	fclose(f);
@@ -182,7 +183,7 @@ static void one_socket(int fd, int family, int mode, const struct opts *o, uint6
 	in.bpf_mac_len = have_bpf ? rec.mac_len : 0;
 	if (!in.native && have_bpf) {
 		/* Only as many syncookie explanations as the kernel counted validations. */
-		uint64_t seen = syncookies_recv() - st->cookies_base;
+		uint64_t seen = tcpext("SyncookiesRecv") - st->cookies_base;
 
 		in.syncookie_proven = seen > st->reason[R_SYNCOOKIE];
 	}
@@ -256,6 +257,7 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 		 "\"syncookie\": %llu},\n  \"unexplained\": %llu,\n  \"differ\": %llu,\n"
 		 "  \"native_missing\": %llu,\n  \"bpf_missing\": %llu,\n"
 		 "  \"small_buffer_checks\": %llu,\n  \"unbound_captures\": %llu,\n"
+		 "  \"tcpext\": {\"SyncookiesRecv\": %llu, \"TCPTimeWaitOverflow\": %llu},\n"
 		 "  \"bpf_counters\": {%s},\n  \"kernel\": \"%s\",\n  \"series_hash\": \"%s\",\n"
 		 "  \"seed\": %llu,\n  \"partial\": %s\n}\n",
 		 (unsigned long long)st->conns, (unsigned long long)o->connections,
@@ -265,7 +267,9 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 		 (unsigned long long)st->verdict[V_DIFFER],
 		 (unsigned long long)st->verdict[V_NATIVE_MISSING],
 		 (unsigned long long)st->verdict[V_BPF_MISSING],
-		 (unsigned long long)st->small_buffer_checks, (unsigned long long)unbound, counters,
+		 (unsigned long long)st->small_buffer_checks, (unsigned long long)unbound,
+		 (unsigned long long)(tcpext("SyncookiesRecv") - st->cookies_base),
+		 (unsigned long long)(tcpext("TCPTimeWaitOverflow") - st->tw_overflow_base), counters,
 		 u.release, o->series_hash, (unsigned long long)o->seed,
 		 st->partial ? "true" : "false");
 	return write_file_atomic(o->out, "summary.json", json);
@@ -289,7 +293,8 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	if (enter_netns(o.netns) || capture_client_open(&cc) || report_open(&rep, o.out))
 		return 2;
-	st.cookies_base = syncookies_recv();
+	st.cookies_base = tcpext("SyncookiesRecv");
+	st.tw_overflow_base = tcpext("TCPTimeWaitOverflow");
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	for (int i = 0; i < 4; i++) {
 		int family = i < 2 ? AF_INET : AF_INET6, mode = i % 2 + 1;

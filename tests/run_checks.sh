@@ -22,6 +22,7 @@ clean)
 	check [ "$(num ipv4-option-rewrite)" -gt 0 ]
 	check [ "$(num syncookie)" = 100 ]
 	check [ "$(num bind_miss)" = 0 ]
+	check [ "$(num TCPTimeWaitOverflow)" = 0 ]
 	check [ "$(num unbound_captures)" = 0 ]
 	check [ "$(num bound)" -ge 10000 ]
 	check grep -q '"partial": false' "$out/summary.json"
