@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "classify.h"
+#include "hex.h"
 
 struct conn_record {
 	int family, mode;
@@ -40,8 +41,5 @@ int report_close(struct report *r);
 
 /* Write @json (a complete JSON document) to @dir/@name via a temp file and rename. */
 int write_file_atomic(const char *dir, const char *name, const char *json);
-
-/* Lowercase hex of @n bytes into @out (2n+1 bytes). */
-void hex_encode(const uint8_t *p, size_t n, char *out);
 
 #endif

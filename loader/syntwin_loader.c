@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "capture_client.h"
+#include "hex.h"
 #include "loader_opts.h"
 #include "syn_capture.skel.h"
 #include "syn_sockops.skel.h"
@@ -299,8 +300,10 @@ static int cmd_detach(void)
 
 static void print_hex(const __u8 *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		printf("%02x", p[i]);
+	char hex[2 * CAPTURE_MAX + 1];
+
+	hex_encode(p, n, hex);
+	fputs(hex, stdout);
 }
 
 static void print_rec(const struct capture_rec *r, bool json)
