@@ -1,0 +1,756 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * syntwin-conformance: the TCP_SAVE_SYN / TCP_SAVED_SYN behaviours the seeds promise, checked one
+ * by one over the guest's veth pair (client netns -> server netns), for IPv4 and IPv6 and for
+ * mode 1 and mode 2 where a behaviour has a mode. Each check prints one line:
+ *   PASS <behaviour> <family> [mode N]: <what was seen>
+ *   FAIL <behaviour> <family> [mode N]: observed <x>, expected <y>
+ * Exit 0 only if every check passed. Needs compare/topology.sh's netns "client" and "server".
+ * Line numbers cited below are of net/ipv4/ in linux-source-6.1 (6.1.192).
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "net_helpers.h"
+#include "parse_num.h"
+#include "slabinfo.h"
+
+#define MAC_LEN 14
+#define SYN_BUF 1024
+
+struct family {
+	int af;
+	const char *name, *server, *client;
+};
+
+static const struct family families[] = {
+	{ AF_INET, "ipv4", "198.18.0.2", "198.18.0.1" },
+	{ AF_INET6, "ipv6", "fd00:5959::2", "fd00:5959::1" },
+};
+
+static int ns_client = -1, ns_server = -1;
+static uint8_t mac_client[6], mac_server[6];
+static int failures, passes;
+static unsigned int leak_connections = 10000;
+
+/* --- plumbing ---------------------------------------------------------------------------- */
+
+static void verdict(bool ok, const char *test, const struct family *f, int mode, const char *fmt,
+		    ...) __attribute__((format(printf, 5, 6)));
+static void verdict(bool ok, const char *test, const struct family *f, int mode, const char *fmt,
+		    ...)
+{
+	va_list ap;
+
+	printf("%s %s %s", ok ? "PASS" : "FAIL", test, f->name);
+	if (mode)
+		printf(" mode %d", mode);
+	printf(": ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	if (ok)
+		passes++;
+	else
+		failures++;
+}
+
+static void in_ns(int nsfd)
+{
+	if (setns(nsfd, CLONE_NEWNET) < 0) {
+		log_err("setns");
+		exit(2);
+	}
+}
+
+static int open_ns(const char *name)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/run/netns/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		log_err("open %s (run compare/topology.sh up first)", path);
+		exit(2);
+	}
+	return fd;
+}
+
+static void read_mac(int nsfd, const char *dev, uint8_t mac[6])
+{
+	struct ifreq ifr = { 0 };
+	int fd;
+
+	in_ns(nsfd);
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
+	if (fd < 0 || ioctl(fd, SIOCGIFHWADDR, &ifr) < 0) {
+		log_err("SIOCGIFHWADDR %s", dev);
+		exit(2);
+	}
+	memcpy(mac, ifr.ifr_hwaddr.sa_data, 6);
+	close(fd);
+}
+
+/* Writes @value to /proc/sys/@key in netns @nsfd; the old value goes to @old if non-NULL. */
+static void sysctl_set(int nsfd, const char *key, const char *value, char *old, size_t oldsz)
+{
+	char path[128];
+	FILE *f;
+
+	in_ns(nsfd);
+	snprintf(path, sizeof(path), "/proc/sys/%s", key);
+	if (old) {
+		f = fopen(path, "re");
+		if (!f || !fgets(old, (int)oldsz, f)) {
+			log_err("read %s", path);
+			exit(2);
+		}
+		old[strcspn(old, "\n")] = 0;
+		fclose(f);
+	}
+	f = fopen(path, "we");
+	if (!f || fprintf(f, "%s\n", value) < 0 || fclose(f) != 0) {
+		log_err("write %s=%s", path, value);
+		exit(2);
+	}
+}
+
+/* TcpExt counter @name as the server netns sees it (/proc/net/netstat), or -1. */
+static long long tcpext(const char *name)
+{
+	char names[4096], values[4096];
+	long long v = -1;
+	FILE *f;
+
+	in_ns(ns_server);
+	f = fopen("/proc/net/netstat", "re");
+	if (!f)
+		return -1;
+	while (fgets(names, sizeof(names), f) && fgets(values, sizeof(values), f)) {
+		char *sn, *sv, *n, *val;
+
+		if (strncmp(names, "TcpExt:", 7))
+			continue;
+		n = strtok_r(names, " \n", &sn);
+		val = strtok_r(values, " \n", &sv);
+		while (n && val) {
+			if (!strcmp(n, name))
+				v = atoll(val);
+			n = strtok_r(NULL, " \n", &sn);
+			val = strtok_r(NULL, " \n", &sv);
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+/* A listener on the server address; TCP_SAVE_SYN @before listen() and/or @after it (< 0: not). */
+static int listener(const struct family *f, int before, int after)
+{
+	int fd;
+
+	in_ns(ns_server);
+	fd = start_listener(f->af, f->server, 0, before, 128);
+	if (fd < 0)
+		exit(2);
+	if (after >= 0 && setsockopt(fd, IPPROTO_TCP, TCP_SAVE_SYN, &after, sizeof(after)) < 0) {
+		log_err("setsockopt(TCP_SAVE_SYN=%d) after listen", after);
+		exit(2);
+	}
+	return fd;
+}
+
+struct conn {
+	int cfd, afd;
+	uint16_t cport, sport;
+};
+
+/* Client-side socket options applied before connect(). */
+struct client_opts {
+	const void *dstopts; /* IPV6_DSTOPTS bytes */
+	size_t dstopts_len;
+	const char *tfo_data; /* send this in the SYN with MSG_FASTOPEN */
+};
+
+/* Connects from the client netns to @lfd's port and accepts. Exits on failure (setup error). */
+static struct conn connect_accept(const struct family *f, int lfd, const struct client_opts *o)
+{
+	struct sockaddr_storage ss;
+	struct conn c = { .sport = socket_port(lfd) };
+	socklen_t len = make_sockaddr(f->af, f->server, c.sport, &ss);
+	int rc;
+
+	in_ns(ns_client);
+	c.cfd = socket(f->af, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (c.cfd < 0) {
+		log_err("socket");
+		exit(2);
+	}
+	if (o && o->dstopts &&
+	    setsockopt(c.cfd, IPPROTO_IPV6, IPV6_DSTOPTS, o->dstopts, o->dstopts_len) < 0) {
+		log_err("setsockopt(IPV6_DSTOPTS)");
+		exit(2);
+	}
+	if (o && o->tfo_data)
+		rc = sendto(c.cfd, o->tfo_data, strlen(o->tfo_data), MSG_FASTOPEN,
+			    (struct sockaddr *)&ss, len) == (ssize_t)strlen(o->tfo_data) ? 0 : -1;
+	else
+		rc = connect(c.cfd, (struct sockaddr *)&ss, len);
+	if (rc < 0) {
+		log_err("connect %s port %u", f->server, c.sport);
+		exit(2);
+	}
+	c.cport = socket_port(c.cfd);
+	c.afd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	if (c.afd < 0) {
+		log_err("accept");
+		exit(2);
+	}
+	return c;
+}
+
+/*
+ * Server closes first, then the client resets, so no TIME_WAIT socket outlives the connection
+ * (thousands of them would only make the leak check noisier).
+ */
+static void conn_close(struct conn *c)
+{
+	struct linger lin = { .l_onoff = 1, .l_linger = 0 };
+
+	close(c->afd);
+	setsockopt(c->cfd, SOL_SOCKET, SO_LINGER, &lin, sizeof(lin));
+	close(c->cfd);
+}
+
+/* One getsockopt(TCP_SAVED_SYN) with a @cap-byte buffer. */
+struct read_result {
+	int rc, err;
+	socklen_t optlen;
+	uint8_t buf[SYN_BUF];
+};
+
+static struct read_result saved_syn(int fd, socklen_t cap)
+{
+	struct read_result r = { .optlen = cap };
+
+	r.rc = getsockopt(fd, IPPROTO_TCP, TCP_SAVED_SYN, r.buf, &r.optlen);
+	r.err = r.rc < 0 ? errno : 0;
+	return r;
+}
+
+/*
+ * The saved SYN must be exactly [MAC header (mode 2)] + network header with every extension
+ * header + TCP header of a SYN from the client to @c's ports, with nothing after the TCP header.
+ * The expected length comes from the packet's own header fields. Returns NULL if it is, else a
+ * description of the first thing wrong. *@ip_total gets the IP datagram length the header claims.
+ */
+static const char *check_layout(const struct family *f, int mode, const uint8_t *p, size_t n,
+				const struct conn *c, size_t *ip_total)
+{
+	static char why[160];
+	size_t mac = mode == 2 ? MAC_LEN : 0, net, off;
+	const uint8_t *ip = p + mac, *tcp;
+	uint8_t next;
+
+	if (n < mac + 20)
+		return "shorter than a MAC + IP header";
+	if (f->af == AF_INET) {
+		if (ip[0] >> 4 != 4) {
+			snprintf(why, sizeof(why), "IP version nibble %u at offset %zu, want 4",
+				 ip[0] >> 4, mac);
+			return why;
+		}
+		net = (ip[0] & 0x0f) * 4u;
+		next = ip[9];
+		*ip_total = (size_t)ip[2] << 8 | ip[3];
+	} else {
+		if (ip[0] >> 4 != 6) {
+			snprintf(why, sizeof(why), "IP version nibble %u at offset %zu, want 6",
+				 ip[0] >> 4, mac);
+			return why;
+		}
+		next = ip[6];
+		net = 40;
+		*ip_total = 40 + ((size_t)ip[4] << 8 | ip[5]);
+		/* hop-by-hop, routing, destination options: (hdr_ext_len + 1) * 8 bytes each */
+		while ((next == 0 || next == 43 || next == 60) && mac + net + 2 <= n) {
+			next = ip[net];
+			net += (ip[net + 1] + 1u) * 8u;
+		}
+	}
+	if (next != IPPROTO_TCP) {
+		snprintf(why, sizeof(why), "next protocol %u after %zu network bytes, want 6", next,
+			 net);
+		return why;
+	}
+	off = mac + net;
+	if (n < off + 20) {
+		snprintf(why, sizeof(why), "%zu bytes end inside the TCP header at %zu", n, off);
+		return why;
+	}
+	tcp = p + off;
+	if ((size_t)(tcp[12] >> 4) * 4 + off != n) {
+		snprintf(why, sizeof(why), "%zu bytes, headers say %zu (mac %zu + net %zu + tcp %u)",
+			 n, off + (tcp[12] >> 4) * 4u, mac, net, (tcp[12] >> 4) * 4u);
+		return why;
+	}
+	if ((tcp[13] & 0x12) != 0x02) {
+		snprintf(why, sizeof(why), "TCP flags 0x%02x, want SYN without ACK", tcp[13]);
+		return why;
+	}
+	if ((tcp[0] << 8 | tcp[1]) != c->cport || (tcp[2] << 8 | tcp[3]) != c->sport) {
+		snprintf(why, sizeof(why), "ports %u -> %u, want %u -> %u", tcp[0] << 8 | tcp[1],
+			 tcp[2] << 8 | tcp[3], c->cport, c->sport);
+		return why;
+	}
+	if (mode == 2) {
+		uint16_t et = f->af == AF_INET ? 0x0800 : 0x86dd;
+
+		if (memcmp(p, mac_server, 6) || memcmp(p + 6, mac_client, 6)) {
+			snprintf(why, sizeof(why),
+				 "MAC header %02x:%02x:%02x:%02x:%02x:%02x <- %02x:%02x:%02x:%02x:%02x:%02x, want s0 <- c0",
+				 p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10],
+				 p[11]);
+			return why;
+		}
+		if ((p[12] << 8 | p[13]) != et) {
+			snprintf(why, sizeof(why), "ethertype %04x, want %04x", p[12] << 8 | p[13],
+				 et);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+/* Reads the saved SYN with a large buffer and checks its layout; fills @what for the verdict. */
+static bool read_good_syn(const struct family *f, int mode, const struct conn *c, char *what,
+			  size_t whatsz, size_t *len, size_t *ip_total, uint8_t *copy)
+{
+	struct read_result r = saved_syn(c->afd, SYN_BUF);
+	const char *bad;
+
+	if (r.rc < 0) {
+		snprintf(what, whatsz, "observed getsockopt error %s, expected the saved SYN",
+			 strerror(r.err));
+		return false;
+	}
+	if (r.optlen == 0) {
+		snprintf(what, whatsz, "observed 0 bytes, expected the saved SYN");
+		return false;
+	}
+	bad = check_layout(f, mode, r.buf, r.optlen, c, ip_total);
+	if (bad) {
+		snprintf(what, whatsz, "observed %s, expected exact headers", bad);
+		return false;
+	}
+	*len = r.optlen;
+	if (copy)
+		memcpy(copy, r.buf, r.optlen);
+	snprintf(what, whatsz, "%u bytes of headers", r.optlen);
+	return true;
+}
+
+/* --- the behaviours ------------------------------------------------------------------------ */
+
+/* 1. TCP_SAVE_SYN works set before listen() and set after it: tcp_reqsk_record_syn() (tcp_input.c
+ *    :6995) reads the listener's save_syn when each SYN arrives, not at listen() time.
+ */
+static void t_save_before_after_listen(const struct family *f, int mode)
+{
+	for (int after = 0; after <= 1; after++) {
+		int lfd = after ? listener(f, -1, mode) : listener(f, mode, -1);
+		struct conn c = connect_accept(f, lfd, NULL);
+		size_t len, tot;
+		char what[256];
+		bool ok = read_good_syn(f, mode, &c, what, sizeof(what), &len, &tot, NULL);
+
+		verdict(ok, after ? "save-set-after-listen" : "save-set-before-listen", f, mode,
+			"%s", what);
+		conn_close(&c);
+		close(lfd);
+	}
+}
+
+/* 2. Read once: the copy is freed by the first successful read (tcp.c:4385). */
+static void t_read_once(const struct family *f, int mode)
+{
+	int lfd = listener(f, mode, -1);
+	struct conn c = connect_accept(f, lfd, NULL);
+	size_t len, tot;
+	char what[256];
+	struct read_result r2;
+
+	if (!read_good_syn(f, mode, &c, what, sizeof(what), &len, &tot, NULL)) {
+		verdict(false, "read-once", f, mode, "first read: %s", what);
+	} else {
+		r2 = saved_syn(c.afd, SYN_BUF);
+		if (r2.rc == 0 && r2.optlen == 0)
+			verdict(true, "read-once", f, mode,
+				"first read %zu bytes, second read rc 0 optlen 0", len);
+		else
+			verdict(false, "read-once", f, mode,
+				"observed second read rc %d optlen %u, expected rc 0 optlen 0",
+				r2.rc, r2.optlen);
+	}
+	conn_close(&c);
+	close(lfd);
+}
+
+/*
+ * 3. Buffer too small: -EINVAL with optlen set to the needed length, and the copy is kept
+ *    (tcp.c:4367-4374, seed 004); a read with that length then returns it.
+ */
+static void t_small_buffer(const struct family *f, int mode)
+{
+	int lfd = listener(f, mode, -1);
+	struct conn c = connect_accept(f, lfd, NULL);
+	struct read_result tiny = saved_syn(c.afd, 4), minus1, exact;
+	size_t need = tiny.optlen, tot;
+	const char *bad;
+
+	if (tiny.rc != -1 || tiny.err != EINVAL || need <= 4) {
+		verdict(false, "small-buffer-einval", f, mode,
+			"observed rc %d (%s) optlen %u with a 4-byte buffer, expected -1 EINVAL and the needed length",
+			tiny.rc, tiny.rc < 0 ? strerror(tiny.err) : "no error", tiny.optlen);
+		goto out;
+	}
+	minus1 = saved_syn(c.afd, need - 1);
+	if (minus1.rc != -1 || minus1.err != EINVAL || minus1.optlen != need) {
+		verdict(false, "small-buffer-einval", f, mode,
+			"observed rc %d optlen %u with a %zu-byte buffer, expected -1 EINVAL optlen %zu",
+			minus1.rc, minus1.optlen, need - 1, need);
+		goto out;
+	}
+	exact = saved_syn(c.afd, need);
+	bad = exact.rc == 0 && exact.optlen == need ?
+		      check_layout(f, mode, exact.buf, exact.optlen, &c, &tot) :
+		      "a short or failed read";
+	if (bad)
+		verdict(false, "small-buffer-einval", f, mode,
+			"observed %s (rc %d optlen %u) with the %zu-byte buffer the kernel asked for, expected the saved SYN",
+			bad, exact.rc, exact.optlen, need);
+	else
+		verdict(true, "small-buffer-einval", f, mode,
+			"4 and %zu bytes: EINVAL, optlen %zu; then %u bytes read", need - 1, need,
+			exact.optlen);
+out:
+	conn_close(&c);
+	close(lfd);
+}
+
+/* 4. Nothing saved (listener without the option, and TCP_SAVE_SYN=0): rc 0, optlen 0 (tcp.c:4388). */
+static void t_nothing_saved(const struct family *f)
+{
+	for (int zero = 0; zero <= 1; zero++) {
+		int lfd = listener(f, zero ? 0 : -1, -1);
+		struct conn c = connect_accept(f, lfd, NULL);
+		struct read_result r = saved_syn(c.afd, SYN_BUF);
+		bool ok = r.rc == 0 && r.optlen == 0;
+
+		verdict(ok, zero ? "nothing-saved-option-0" : "nothing-saved-option-unset", f, 0,
+			ok ? "rc 0, optlen 0" : "observed rc %d optlen %u, expected rc 0 optlen 0",
+			r.rc, r.optlen);
+		conn_close(&c);
+		close(lfd);
+	}
+}
+
+/*
+ * 5. Headers only: network header (with every IPv6 extension header) .. end of TCP header for
+ *    mode 1, MAC .. TCP for mode 2; never payload. A TFO SYN carries data, so the IP length field
+ *    of the saved header is larger than what was saved; the data reaches the accepted socket.
+ */
+static void t_headers_only(const struct family *f, int mode)
+{
+	static const char data[] = "syntwin-tfo-payload";
+	struct client_opts tfo = { .tfo_data = data };
+	int lfd = listener(f, mode, -1), qlen = 16;
+	size_t len, tot, mac = mode == 2 ? MAC_LEN : 0;
+	char what[256], got[64] = { 0 };
+	struct conn c;
+	bool ok;
+
+	if (setsockopt(lfd, IPPROTO_TCP, TCP_FASTOPEN, &qlen, sizeof(qlen)) < 0) {
+		log_err("setsockopt(TCP_FASTOPEN)");
+		exit(2);
+	}
+	c = connect_accept(f, lfd, &tfo);
+	ok = read_good_syn(f, mode, &c, what, sizeof(what), &len, &tot, NULL);
+	if (ok && tot != len - mac + strlen(data)) {
+		ok = false;
+		snprintf(what, sizeof(what),
+			 "observed IP length %zu for %zu header bytes, expected the SYN to carry %zu bytes of data",
+			 tot, len - mac, strlen(data));
+	}
+	if (ok && (read(c.afd, got, sizeof(got) - 1) != (ssize_t)strlen(data) || strcmp(got, data))) {
+		ok = false;
+		snprintf(what, sizeof(what), "observed '%s' on the accepted socket, expected '%s'",
+			 got, data);
+	}
+	verdict(ok, "headers-only-tfo-syn", f, mode,
+		ok ? "%s; the SYN carried %zu data bytes, none saved" : "%s", what, strlen(data));
+	conn_close(&c);
+
+	if (f->af == AF_INET6) {
+		/* 8-byte destination options header: PadN of 4 bytes. The kernel fills nexthdr. */
+		static const uint8_t dst[8] = { 0, 0, 1, 4, 0, 0, 0, 0 };
+		struct client_opts ext = { .dstopts = dst, .dstopts_len = sizeof(dst) };
+
+		uint8_t copy[SYN_BUF];
+
+		c = connect_accept(f, lfd, &ext);
+		ok = read_good_syn(f, mode, &c, what, sizeof(what), &len, &tot, copy);
+		/* check_layout() walked the chain; here: it was there, and all of it was saved */
+		if (ok && (copy[mac + 6] != 60 || len - mac != tot)) {
+			ok = false;
+			snprintf(what, sizeof(what),
+				 "observed next header %u and %zu saved of a %zu-byte datagram, expected 60 and all of it",
+				 copy[mac + 6], len - mac, tot);
+		}
+		verdict(ok, "headers-only-ipv6-exthdr", f, mode, "%s%s", what,
+			ok ? " incl. an 8-byte destination options header" : "");
+		conn_close(&c);
+	}
+	close(lfd);
+}
+
+/*
+ * 6. Syncookies: a connection validated by a cookie has no request sock that saw the SYN, so
+ *    nothing is saved (tcp_input.c:7166: tcp_reqsk_record_syn() runs only if !want_cookie).
+ *    TcpExtSyncookiesRecv proves a cookie validated it.
+ */
+static void t_syncookie(const struct family *f, int mode)
+{
+	char old[32];
+	long long before, after;
+	int lfd = listener(f, mode, -1);
+	struct conn c;
+	struct read_result r;
+	bool ok;
+
+	sysctl_set(ns_server, "net/ipv4/tcp_syncookies", "2", old, sizeof(old));
+	before = tcpext("SyncookiesRecv");
+	c = connect_accept(f, lfd, NULL);
+	after = tcpext("SyncookiesRecv");
+	sysctl_set(ns_server, "net/ipv4/tcp_syncookies", old, NULL, 0);
+	r = saved_syn(c.afd, SYN_BUF);
+	ok = r.rc == 0 && r.optlen == 0 && after > before;
+	if (ok)
+		verdict(true, "syncookie-nothing-saved", f, mode,
+			"rc 0 optlen 0; TcpExtSyncookiesRecv +%lld", after - before);
+	else
+		verdict(false, "syncookie-nothing-saved", f, mode,
+			"observed rc %d optlen %u, SyncookiesRecv +%lld; expected rc 0 optlen 0, +1 or more",
+			r.rc, r.optlen, after - before);
+	conn_close(&c);
+	close(lfd);
+}
+
+/*
+ * 7. Option values. setsockopt accepts 0, 1, 2 and refuses anything else with EINVAL, leaving the
+ *    value alone (tcp.c:3757-3763: "if (val < 0 || val > 2) err = -EINVAL"). getsockopt returns
+ *    the stored value (tcp.c:4358-4360). An accepted socket is a clone of its listener
+ *    (sk_clone_lock() copies the whole sock), so it reports the listener's value. Turning the
+ *    option off on the listener stops saving for later SYNs.
+ */
+static int get_save_syn(int fd)
+{
+	int v = -99;
+	socklen_t l = sizeof(v);
+
+	if (getsockopt(fd, IPPROTO_TCP, TCP_SAVE_SYN, &v, &l) < 0)
+		return -100 - errno;
+	return v;
+}
+
+static void t_option_values(const struct family *f, int mode)
+{
+	int lfd = listener(f, mode, -1), bad[] = { 3, -1, 256 };
+	struct conn c;
+	struct read_result r;
+	bool ok = true;
+	char what[256] = "";
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]) && ok; i++) {
+		int rc = setsockopt(lfd, IPPROTO_TCP, TCP_SAVE_SYN, &bad[i], sizeof(bad[i]));
+		int e = errno, now = get_save_syn(lfd);
+
+		if (rc != -1 || e != EINVAL || now != mode) {
+			ok = false;
+			snprintf(what, sizeof(what),
+				 "observed setsockopt(%d) rc %d (%s), value now %d; expected EINVAL and value %d",
+				 bad[i], rc, rc < 0 ? strerror(e) : "no error", now, mode);
+		}
+	}
+	if (ok) {
+		c = connect_accept(f, lfd, NULL);
+		if (get_save_syn(c.afd) != mode) {
+			ok = false;
+			snprintf(what, sizeof(what),
+				 "observed accepted socket's TCP_SAVE_SYN %d, expected the listener's %d",
+				 get_save_syn(c.afd), mode);
+		}
+		conn_close(&c);
+	}
+	if (ok)
+		snprintf(what, sizeof(what),
+			 "3, -1, 256 refused with EINVAL; getsockopt returns %d on listener and child",
+			 mode);
+	verdict(ok, "option-values", f, mode, "%s", what);
+
+	/* Off after listen(): later SYNs are not saved. */
+	{
+		int zero = 0;
+
+		setsockopt(lfd, IPPROTO_TCP, TCP_SAVE_SYN, &zero, sizeof(zero));
+		c = connect_accept(f, lfd, NULL);
+		r = saved_syn(c.afd, SYN_BUF);
+		ok = r.rc == 0 && r.optlen == 0 && get_save_syn(lfd) == 0;
+		verdict(ok, "option-turned-off", f, mode,
+			ok ? "set to 0 after listen: later connection has nothing saved" :
+			     "observed rc %d optlen %u, expected rc 0 optlen 0",
+			r.rc, r.optlen);
+		conn_close(&c);
+	}
+	close(lfd);
+}
+
+/*
+ * 8. Closing an accepted socket without reading frees the copy (tcp_ipv4.c:2306,
+ *    tcp_v4_destroy_sock(), used by IPv6 too). After N such connections kmalloc usage is back at
+ *    its baseline. A control first proves the measurement sees saved SYNs at all: holding 1,000
+ *    unread connections must raise kmalloc usage by at least 1,000 x the smallest copy.
+ */
+static void t_no_leak(void)
+{
+	const unsigned int held = 1000;
+	const long long min_copy = 12 + 20 + 20; /* struct saved_syn + IPv4 + TCP headers */
+	const struct family *f;
+	struct conn *hold;
+	long long base, peak, end;
+	int lfd[2][2];
+
+	for (int fi = 0; fi < 2; fi++)
+		for (int m = 0; m < 2; m++)
+			lfd[fi][m] = listener(&families[fi], m + 1, -1);
+
+	/* warm-up: caches grow to their working size */
+	for (unsigned int i = 0; i < 400; i++) {
+		struct conn c = connect_accept(&families[i % 2], lfd[i % 2][(i / 2) % 2], NULL);
+
+		conn_close(&c);
+	}
+
+	hold = calloc(held, sizeof(*hold));
+	if (!hold)
+		exit(2);
+	base = slab_bytes("kmalloc-");
+	for (unsigned int i = 0; i < held; i++)
+		hold[i] = connect_accept(&families[0], lfd[0][0], NULL);
+	peak = slab_bytes("kmalloc-");
+	for (unsigned int i = 0; i < held; i++)
+		conn_close(&hold[i]);
+	free(hold);
+	f = &families[0];
+	verdict(base >= 0 && peak - base >= held * min_copy, "slab-measure-sees-saved-syns", f, 1,
+		"%u unread connections held: kmalloc %+lld bytes (need >= %lld)", held, peak - base,
+		held * min_copy);
+
+	base = slab_bytes("kmalloc-");
+	for (unsigned int i = 0; i < leak_connections; i++) {
+		struct conn c = connect_accept(&families[i % 2], lfd[i % 2][(i / 2) % 2], NULL);
+
+		conn_close(&c);
+	}
+	usleep(200 * 1000);
+	end = slab_bytes("kmalloc-");
+	/* a leak is >= N x min_copy; a quarter of that is far above the measured noise */
+	verdict(base >= 0 && end - base < (long long)leak_connections * min_copy / 4,
+		"closed-unread-no-leak", f, 0,
+		"%u connections closed unread (both families, both modes): kmalloc %+lld bytes (limit %lld)",
+		leak_connections, end - base, (long long)leak_connections * min_copy / 4);
+
+	for (int fi = 0; fi < 2; fi++)
+		for (int m = 0; m < 2; m++)
+			close(lfd[fi][m]);
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: syntwin-conformance [--leak-connections N]\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	char old_cli[32], old_srv[32];
+	char err[128];
+	uint64_t v;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--leak-connections") && i + 1 < argc) {
+			if (parse_u64_range("--leak-connections", argv[++i], 1, 10000000, &v, err,
+					    sizeof(err)) < 0) {
+				fprintf(stderr, "syntwin-conformance: %s\n", err);
+				exit(2);
+			}
+			leak_connections = (unsigned int)v;
+		} else {
+			usage();
+		}
+	}
+	/* the slab control holds 1,000 connections: 2,000 descriptors */
+	struct rlimit nofile = { 65536, 65536 };
+
+	if (setrlimit(RLIMIT_NOFILE, &nofile) < 0) {
+		log_err("setrlimit(RLIMIT_NOFILE, 65536)");
+		exit(2);
+	}
+	ns_client = open_ns("client");
+	ns_server = open_ns("server");
+	read_mac(ns_client, "c0", mac_client);
+	read_mac(ns_server, "s0", mac_server);
+	/* TFO: the client sends data without a cookie; the server takes it without one */
+	sysctl_set(ns_client, "net/ipv4/tcp_fastopen", "5", old_cli, sizeof(old_cli));
+	sysctl_set(ns_server, "net/ipv4/tcp_fastopen", "514", old_srv, sizeof(old_srv));
+
+	for (int fi = 0; fi < 2; fi++) {
+		const struct family *f = &families[fi];
+
+		for (int mode = 1; mode <= 2; mode++) {
+			t_save_before_after_listen(f, mode);
+			t_read_once(f, mode);
+			t_small_buffer(f, mode);
+			t_headers_only(f, mode);
+			t_syncookie(f, mode);
+			t_option_values(f, mode);
+		}
+		t_nothing_saved(f);
+	}
+	t_no_leak();
+
+	sysctl_set(ns_client, "net/ipv4/tcp_fastopen", old_cli, NULL, 0);
+	sysctl_set(ns_server, "net/ipv4/tcp_fastopen", old_srv, NULL, 0);
+	printf("conformance: %d passed, %d failed\n", passes, failures);
+	return failures ? 1 : 0;
+}
