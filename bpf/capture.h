@@ -16,11 +16,11 @@
 
 #define CAPTURE_PIN_DIR "/sys/fs/bpf/syntwin"
 
-/* Flow of a SYN as it arrived: s* is the client (SYN sender), d* the server. */
+/* Flow of a SYN (or SYN-ACK) as it arrived: s* is its sender, d* its receiver. */
 struct capture_key {
 	__u8 family;		/* AF_INET or AF_INET6 */
 	__u8 pad[3];
-	__u32 seq;		/* client ISN, host order */
+	__u32 seq;		/* the sender's ISN (the packet's sequence number), host order */
 	__u16 sport;		/* network order */
 	__u16 dport;		/* network order */
 	__u8 saddr[16];		/* network order; IPv4 uses the first 4 bytes, rest zero */
@@ -30,6 +30,7 @@ struct capture_key {
 enum capture_flags {
 	CAP_F_TRUNCATED = 1 << 0,	/* headers longer than CAPTURE_MAX: data cut */
 	CAP_F_PARSE_ERR = 1 << 1,	/* header lengths point past the packet */
+	CAP_F_SYNACK = 1 << 2,		/* a SYN-ACK (active direction), not a SYN */
 };
 
 struct capture_rec {
@@ -72,11 +73,16 @@ enum capture_counter {
 	CNT_BIND_MISS,		/* sockops found no capture for an established passive socket */
 	CNT_BIND_FAIL,		/* binding map update failed */
 	CNT_BPF_ERRORS,		/* unexpected helper failures (details in the errors map) */
+	CNT_SYNACK_SEEN,	/* TCP SYN-ACK reached the tc program (stored like a SYN) */
+	CNT_ACTIVE_BOUND,	/* sockops bound a SYN-ACK capture to an active socket */
+	CNT_ACTIVE_BIND_MISS,	/* an active socket was established with no SYN-ACK capture (its
+				 * device has no tc program: not an error by itself) */
 	CNT_MAX
 };
 
 #define CAPTURE_COUNTER_NAMES                                                        \
 	"syn_seen", "captured", "too_long", "parse_error", "fragment", "no_dev_info", \
-	"insert_fail", "bound", "bind_miss", "bind_fail", "bpf_errors"
+	"insert_fail", "bound", "bind_miss", "bind_fail", "bpf_errors", "synack_seen", \
+	"active_bound", "active_bind_miss"
 
 #endif

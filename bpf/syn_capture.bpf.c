@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tc clsact ingress: copy the header bytes (MAC .. end of TCP header) of every TCP SYN without
- * ACK into syn_by_flow, keyed by flow and ISN. Independent of the kernel's saved SYN: this runs
+ * tc clsact ingress: copy the header bytes (MAC .. end of TCP header) of every TCP SYN, and of
+ * every SYN-ACK (the active direction, flagged CAP_F_SYNACK), into syn_by_flow, keyed by flow
+ * and the sender's ISN. Independent of the kernel's saved SYN: this runs
  * before IP receive processing. The packet always passes on unchanged.
  */
 #include <linux/bpf.h>
@@ -126,9 +127,9 @@ int syn_capture(struct __sk_buff *skb)
 
 	if (bpf_skb_load_bytes(skb, tcp_off, &th, sizeof(th)))
 		return TC_ACT_OK;
-	if (!th.syn || th.ack)
+	if (!th.syn)
 		return TC_ACT_OK;
-	count(CNT_SYN_SEEN);
+	count(th.ack ? CNT_SYNACK_SEEN : CNT_SYN_SEEN);
 
 	rec = bpf_map_lookup_elem(&scratch, &zero);
 	if (!rec)
@@ -142,7 +143,7 @@ int syn_capture(struct __sk_buff *skb)
 	rec->vlan_tci = skb->vlan_tci;
 	rec->vlan_proto = skb->vlan_proto;
 	rec->family = key.family;
-	rec->flags = 0;
+	rec->flags = th.ack ? CAP_F_SYNACK : 0;
 	rec->pad = 0;
 	key.seq = bpf_ntohl(th.seq);
 	key.sport = th.source;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cgroup sockops: when a passive connection is established, copy its tc capture from
- * syn_by_flow (flow + ISN) to syn_by_cookie (socket cookie), where userspace finds it with
- * getsockopt(SO_COOKIE). Reads nothing of the kernel's saved SYN.
+ * cgroup sockops: when a connection is established, copy its tc capture from syn_by_flow
+ * (flow + the peer's ISN) to syn_by_cookie (socket cookie), where userspace finds it with
+ * getsockopt(SO_COOKIE): for a passive socket the SYN, for an active one the SYN-ACK. The key is
+ * the same in both directions: the peer sent the captured packet. Reads nothing of the kernel's
+ * saved headers.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_endian.h>
@@ -22,10 +24,13 @@ int syn_sockops(struct bpf_sock_ops *skops)
 	struct capture_rec *rec;
 	__u16 sport, dport;
 	__u64 cookie;
+	int active;
 	long err;
 
-	if (skops->op != BPF_SOCK_OPS_PASSIVE_ESTABLISHED_CB)
+	if (skops->op != BPF_SOCK_OPS_PASSIVE_ESTABLISHED_CB &&
+	    skops->op != BPF_SOCK_OPS_ACTIVE_ESTABLISHED_CB)
 		return 1;
+	active = skops->op == BPF_SOCK_OPS_ACTIVE_ESTABLISHED_CB;
 	key.family = skops->family;
 	if (key.family == AF_INET) {
 		__u32 r = skops->remote_ip4, l = skops->local_ip4;
@@ -54,12 +59,14 @@ int syn_sockops(struct bpf_sock_ops *skops)
 	key.sport = bpf_htons(sport);
 	key.dport = bpf_htons(dport);
 	/* At PASSIVE_ESTABLISHED_CB rcv_nxt is ISN + 1, for 3WHS and Fast Open children alike
-	 * (tcp_fastopen_create_child() adds SYN data only after the callback). */
+	 * (tcp_fastopen_create_child() adds SYN data only after the callback). At
+	 * ACTIVE_ESTABLISHED_CB it is the server's ISN + 1: tcp_finish_connect() runs before any
+	 * SYN-ACK data is queued. */
 	key.seq = skops->rcv_nxt - 1;
 
 	rec = bpf_map_lookup_elem(&syn_by_flow, &key);
 	if (!rec) {
-		count(CNT_BIND_MISS);
+		count(active ? CNT_ACTIVE_BIND_MISS : CNT_BIND_MISS);
 		return 1;
 	}
 	cookie = bpf_get_socket_cookie(skops);
@@ -72,7 +79,7 @@ int syn_sockops(struct bpf_sock_ops *skops)
 	/* The flow entry stays: one SYN can yield two children (a syncookie ACK and the FIN right
 	 * behind it racing on two CPUs), and the one accepted may be the second. The consumer
 	 * deletes both entries when it takes the capture (capture_lookup_cookie()). */
-	count(CNT_BOUND);
+	count(active ? CNT_ACTIVE_BOUND : CNT_BOUND);
 	return 1;
 }
 

@@ -68,22 +68,26 @@ int report_conn(struct report *r, const struct conn_record *c)
 {
 	const struct compare_result *res = c->res;
 	char nh[2 * 512 + 1] = "", bh[2 * 512 + 1] = "";
-	bool show = res->verdict != V_IDENTICAL;
+	bool show = res->verdict != V_IDENTICAL, hex = show || r->hex_all;
 
-	if (show && c->native && c->native_len <= 512)
+	if (hex && c->native && c->native_len <= 512)
 		hex_encode(c->native, c->native_len, nh);
-	if (show && c->bpf && c->bpf_len <= 512)
+	if (hex && c->bpf && c->bpf_len <= 512)
 		hex_encode(c->bpf, c->bpf_len, bh);
 	fprintf(r->jsonl,
-		"{\"n\":%llu,\"family\":%d,\"mode\":%d,\"saddr\":\"%s\",\"daddr\":\"%s\",\"sport\":%u,"
+		"{\"n\":%llu,\"direction\":\"%s\",\"family\":%d,\"mode\":%d,\"saddr\":\"%s\",\"daddr\":\"%s\",\"sport\":%u,"
 		"\"dport\":%u,\"cookie\":%llu,\"native_len\":%zu,\"bpf_len\":%zu,\"bpf_mac_len\":%zu,"
 		"\"verdict\":\"%s\",\"reason\":\"%s\",\"diff_offset\":%ld,\"detail\":\"%s\","
-		"\"small_buffer\":\"%s\"%s%s%s%s%s}\n",
-		(unsigned long long)r->n++, c->family == 10 ? 6 : 4, c->mode, c->saddr, c->daddr,
+		"\"small_buffer\":\"%s\",\"gen\":\"%s\",\"gen_index\":%llu,\"knobs\":\"%s\""
+		"%s%s%s%s%s}\n",
+		(unsigned long long)r->n++, c->direction ? c->direction : "passive",
+		c->family == 10 ? 6 : 4, c->mode, c->saddr, c->daddr,
 		c->sport, c->dport, (unsigned long long)c->cookie, c->native_len, c->bpf_len,
 		c->bpf_mac_len, verdict_names[res->verdict], reason_names[res->reason],
 		res->diff_off, res->detail, c->small_buffer ? c->small_buffer : "",
-		show ? ",\"native\":\"" : "", nh, show ? "\",\"bpf\":\"" : "", bh, show ? "\"" : "");
+		c->gen ? c->gen : "unknown", (unsigned long long)c->gen_index,
+		c->knobs ? c->knobs : "",
+		hex ? ",\"native\":\"" : "", nh, hex ? "\",\"bpf\":\"" : "", bh, hex ? "\"" : "");
 	if (show) {
 		/* Both versions from the network header on: the native's MAC (mode 2) is skipped. */
 		size_t nm = c->mode == 2 ? c->bpf_mac_len : 0;

@@ -13,6 +13,8 @@
 
 struct conn_record {
 	int family, mode;
+	const char *direction;	/* "passive" (the SYN) or "active" (the SYN-ACK) */
+	/* s* sent the captured packet: the client for passive, the server for active */
 	char saddr[46], daddr[46];
 	uint16_t sport, dport;
 	uint64_t cookie;
@@ -22,6 +24,8 @@ struct conn_record {
 	size_t bpf_len, bpf_mac_len;
 	const struct compare_result *res;
 	const char *small_buffer;	/* "", "ok", or what went wrong */
+	const char *gen, *knobs;	/* generator and its knob values / profile; NULL: unknown */
+	uint64_t gen_index;		/* connection number within the generator's run */
 };
 
 struct report {
@@ -30,6 +34,7 @@ struct report {
 	void *pcap;		/* pcap_dumper_t */
 	void *pcap_dead;	/* pcap_t */
 	uint64_t n;
+	bool hex_all;		/* both byte strings for every record, not only non-identical ones */
 };
 
 /* Open connections.jsonl and mismatches.pcap in @dir. Returns 0 or -1 (message printed). */

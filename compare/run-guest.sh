@@ -3,22 +3,31 @@
 # Guest side of `syntwin run`: topology, witness, server, then the client's connections: most
 # with the kernel in its normal mode, 1% with syncookies forced (net.ipv4.tcp_syncookies=2 in the
 # server netns), which keep no saved SYN. Results go to /mnt/share (the host's --out directory).
-# usage: run-guest.sh CONNECTIONS SEED SERIES_HASH ENTRIES [SERVER ARGS...]
+# On a kernel that saves SYN-ACK headers for active opens (kernel-series/0002, seen as the
+# TCPSynAckSaved counter), every client socket also checks the active direction: the witness
+# watches c0 too, and the client sends each saved SYN-ACK to the server for comparison.
+# usage: run-guest.sh CONNECTIONS SEED SERIES_HASH ENTRIES MIX PARALLEL [SERVER ARGS...]
 set -eu
-n=$1 seed=$2 shash=$3 entries=$4
-shift 4
+n=$1 seed=$2 shash=$3 entries=$4 mix=$5 parallel=$6
+shift 6
 /src/compare/topology.sh up
-syntwin-loader attach --netns server --dev s0 --dev tun0 --cgroup /sys/fs/cgroup --entries "$entries"
+active= cdev=
+if grep -q TCPSynAckSaved /proc/net/netstat; then
+	active=--active cdev="--dev c0@client"
+fi
+# shellcheck disable=SC2086
+syntwin-loader attach --netns server --dev s0 --dev tun0 $cdev --cgroup /sys/fs/cgroup --entries "$entries"
 # Room for every TIME_WAIT socket (the netns default here is 4096). An overflowing TIME_WAIT
 # socket is destroyed at once, and a late segment of its flow then reaches the listener; while
 # syncookies are forced its cookie is still valid and the kernel accepts a second connection
 # that never had a SYN (seen: the same 4-tuple accepted twice, no BPF capture, no saved SYN).
 ip netns exec server sh -c "echo $((4 * n + 4096)) > /proc/sys/net/ipv4/tcp_max_tw_buckets"
+# Fast Open SYNs carry data without a cookie; the server takes it without one (TFO 0x202).
+ip netns exec server sh -c "echo 514 > /proc/sys/net/ipv4/tcp_fastopen"
 ncookie=$((n / 100))
-nnormal=$((n - ncookie))
 rm -f /tmp/server-ready
-syntwin-server --out /mnt/share --connections "$n" --seed "$seed" --series-hash "$shash" \
-	--ready-file /tmp/server-ready "$@" &
+syntwin-server --out /mnt/share --connections "$n" --active "$([ -n "$active" ] && echo "$n" || echo 0)" \
+	--seed "$seed" --series-hash "$shash" --ready-file /tmp/server-ready "$@" &
 spid=$!
 i=0
 while [ ! -e /tmp/server-ready ]; do
@@ -28,13 +37,10 @@ while [ ! -e /tmp/server-ready ]; do
 	sleep 0.1
 done
 crc=0
-echo "client: $nnormal connections (normal), then $ncookie with syncookies forced"
-syntwin-client --connections "$nnormal" --seed "$seed" || crc=$?
-if [ "$ncookie" -gt 0 ]; then
-	ip netns exec server sh -c 'echo 2 > /proc/sys/net/ipv4/tcp_syncookies'
-	syntwin-client --connections "$ncookie" --seed "$((seed + 1))" || crc=$?
-	ip netns exec server sh -c 'echo 1 > /proc/sys/net/ipv4/tcp_syncookies'
-fi
+echo "client: $n connections, the last $ncookie with syncookies forced${active:+; active direction checked}"
+# shellcheck disable=SC2086
+syntwin-client --connections "$n" --seed "$seed" --syncookie-tail "$ncookie" --mix "$mix" \
+	--parallel "$parallel" $active || crc=$?
 src=0
 wait $spid || src=$?
 syntwin-loader detach >/dev/null

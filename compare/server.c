@@ -2,7 +2,9 @@
 /*
  * syntwin-server (guest, server netns): listeners with TCP_SAVE_SYN 1 and 2 for IPv4 and IPv6;
  * for every accepted socket, read the kernel's saved SYN, take the BPF capture bound to its
- * cookie, classify, and record. Writes connections.jsonl, mismatches.pcap and summary.json.
+ * cookie, classify, and record. With --active N, also N active-direction records from
+ * syntwin-client (the SYN-ACK headers its kernel saved; client_msg.h), compared the same way.
+ * Writes connections.jsonl, mismatches.pcap and summary.json.
  * Exit: 0 all identical or explained and complete; 1 unexplained differences or partial; 2 usage.
  */
 #define _GNU_SOURCE
@@ -10,7 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
+#include <linux/tcp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +21,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "client_msg.h"
 #include "capture_client.h"
 #include "classify.h"
 #include "decode.h"
+#include "native_read.h"
 #include "net_helpers.h"
 #include "parse_num.h"
 #include "report.h"
@@ -31,14 +38,26 @@
 
 struct opts {
 	const char *out, *netns, *series_hash, *ready_file;
-	uint64_t connections, seed, small_buffer_permille, idle_s, test_corrupt;
+	uint64_t connections, seed, small_buffer_permille, idle_s, test_corrupt, active;
+	bool hex_all;
 };
 
 struct stats {
 	uint64_t conns, verdict[V_MAX], reason[R_MAX], unexplained, small_buffer_checks;
-	uint64_t cookies_base, tw_overflow_base;
+	uint64_t active, active_announced, compared;
+	uint64_t shapes, gen_sockets, gen_unknown;
+	int64_t cookies_base, tcpext_base[4];
+	const char *cookie_proof; /* the TcpExt counter that proves a syncookie validation */
 	bool partial;
 };
+
+/*
+ * TcpExt counters reported as growth over the run. The last two exist only with the series'
+ * counter patch (kernel-series/0001); there TCPSynNotSavedCookie counts exactly the accepted
+ * sockets of TCP_SAVE_SYN listeners that came from a cookie, and is the syncookie proof.
+ */
+static const char *const tcpext_names[4] = { "SyncookiesRecv", "TCPTimeWaitOverflow",
+					     "TCPSynSaved", "TCPSynNotSavedCookie" };
 
 static volatile sig_atomic_t stop;
 static void on_signal(int sig) { stop = sig; }
@@ -46,7 +65,9 @@ static void on_signal(int sig) { stop = sig; }
 static const char usage[] =
 	"usage: syntwin-server --out DIR [--connections N] [--seed S] [--netns NAME]\n"
 	"                      [--series-hash H] [--small-buffer-permille P] [--idle-timeout S]\n"
-	"                      [--ready-file F] [--test-corrupt K]\n"
+	"                      [--ready-file F] [--active N] [--hex-all] [--test-corrupt K]\n"
+	"  --hex-all         both byte strings in every JSONL record, not only differing ones\n"
+	"  --active N        also expect N active-direction records from syntwin-client\n"
 	"  --test-corrupt K  TEST ONLY: flip one byte of every K-th BPF record before comparing\n";
 
 static int parse(int argc, char **argv, struct opts *o)
@@ -59,6 +80,10 @@ static int parse(int argc, char **argv, struct opts *o)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int rc = 0;
 
+		if (!strcmp(a, "--hex-all")) {
+			o->hex_all = true;
+			continue;
+		}
 		if (!v) {
 			fprintf(stderr, "syntwin-server: %s: missing value\n%s", a, usage);
 			return -1;
@@ -79,6 +104,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			rc = parse_u64_range(a, v, 0, 1000, &o->small_buffer_permille, err, sizeof(err));
 		else if (!strcmp(a, "--idle-timeout"))
 			rc = parse_u64_range(a, v, 1, 3600, &o->idle_s, err, sizeof(err));
+		else if (!strcmp(a, "--active"))
+			rc = parse_u64_range(a, v, 0, 100000000, &o->active, err, sizeof(err));
 		else if (!strcmp(a, "--test-corrupt"))
 			rc = parse_u64_range(a, v, 1, UINT64_MAX, &o->test_corrupt, err, sizeof(err));
 		else {
@@ -99,11 +126,11 @@ static int parse(int argc, char **argv, struct opts *o)
 }
 
 /* A TcpExt counter of this netns (/proc/net/netstat), e.g. SyncookiesRecv: cookie-validated
- * ACKs, the proof for `syncookie`. 0 if absent. */
-static uint64_t tcpext(const char *name)
+ * ACKs. -1 if this kernel has no such counter. */
+static int64_t tcpext(const char *name)
 {
 	static char names[8192], values[8192];
-	uint64_t result = 0;
+	int64_t result = -1;
 	FILE *f = fopen("/proc/net/netstat", "r");
 
 	if (!f)
@@ -115,7 +142,7 @@ static uint64_t tcpext(const char *name)
 			continue;
 		while ((n = strtok_r(NULL, " \n", &sn)) && (v = strtok_r(NULL, " \n", &sv)))
 			if (!strcmp(n, name))
-				result = strtoull(v, NULL, 10);
+				result = strtoll(v, NULL, 10);
 	}
 	fclose(f);
 	return result;
@@ -136,59 +163,98 @@ static void addr_port(int fd, bool peer, char *buf, uint16_t *port)
 	}
 }
 
-static void one_socket(int fd, int family, int mode, const struct opts *o, uint64_t *rng,
-		       struct capture_client *cc, struct report *rep, struct stats *st)
+/*
+ * A SYN's shape, as fingerprinting tools see it: family, TTL, TOS, IPv4 option kinds or IPv6
+ * extension header types, TCP flags and the TCP option kinds in order (not their values).
+ * FNV-1a of those bytes; distinct shapes are counted in a fixed open-addressing set.
+ */
+#define SHAPE_SET (1u << 16)
+static uint64_t shape_set[SHAPE_SET];
+
+static uint64_t shape_of(const uint8_t *b, size_t len, size_t mac)
 {
-	uint8_t native[1024];
-	struct capture_rec rec;
-	struct compare_result res;
-	struct conn_record c = { .family = family, .mode = mode, .res = &res };
-	struct compare_input in = { .mode = mode };
-	char small[160] = "";
-	socklen_t cl = sizeof(c.cookie);
-	size_t needed = 0;
-	int n, have_bpf;
+	uint64_t h = 0xcbf29ce484222325ull;
+	struct syn_layout l;
+	const uint8_t *ip = b + mac;
+#define MIX(x) (h = (h ^ (uint8_t)(x)) * 0x100000001b3ull)
 
-	addr_port(fd, true, c.saddr, &c.sport);
-	addr_port(fd, false, c.daddr, &c.dport);
-	getsockopt(fd, SOL_SOCKET, SO_COOKIE, &c.cookie, &cl);
-
-	/* Seeded fraction: a too-small buffer first, which must fail with EINVAL and the needed
-	 * length, and keep the SYN for the exact-size read that follows (seed 004). */
-	if (rng_permille(rng, (unsigned int)o->small_buffer_permille)) {
-		st->small_buffer_checks++;
-		n = read_saved_syn(fd, native, 8, &needed);
-		if (n < 0 && errno == EINVAL && needed > 8 && needed <= sizeof(native)) {
-			n = read_saved_syn(fd, native, needed, NULL);
-			snprintf(small, sizeof(small), n == (int)needed ? "ok" :
-				 "EINVAL said %zu bytes, the exact read returned %d", needed, n);
-		} else if (n == 0) {
-			snprintf(small, sizeof(small), "ok");
-		} else {
-			snprintf(small, sizeof(small), "8-byte buffer: returned %d (errno %d, optlen %zu), "
-				 "want -1/EINVAL and the needed length", n, n < 0 ? errno : 0, needed);
-			n = n > 0 ? n : read_saved_syn(fd, native, sizeof(native), NULL);
-		}
+	if (syn_layout(b, len, mac, &l) || !l.family)
+		return 0;
+	MIX(l.family);
+	if (l.family == AF_INET) {
+		MIX(ip[8]);
+		MIX(ip[1]);
+		for (size_t i = 20; i < l.net_len; i += ip[i] <= 1 ? 1 : (ip[i + 1] ? ip[i + 1] : 1))
+			MIX(ip[i]);
 	} else {
-		n = read_saved_syn(fd, native, sizeof(native), NULL);
+		uint8_t next = ip[6];
+		size_t off = 40;
+
+		MIX(ip[7]);
+		MIX((ip[0] & 0x0f) << 4 | ip[1] >> 4);
+		while (off < l.net_len) {
+			MIX(next);
+			next = ip[off];
+			off += (ip[off + 1] + 1u) * 8u;
+		}
 	}
-	have_bpf = capture_lookup_cookie(cc, c.cookie, &rec, true) == 0;
-	if (have_bpf && o->test_corrupt && (st->conns + 1) % o->test_corrupt == 0 && rec.cap_len > 20)
+	MIX(b[l.tcp_off + 13]);
+	for (size_t i = l.tcp_off + 20; i < l.tcp_off + l.tcp_len;
+	     i += b[i] <= 1 ? 1 : (b[i + 1] ? b[i + 1] : l.tcp_len)) {
+		MIX(b[i]);
+		if (!b[i])
+			break;
+	}
+#undef MIX
+	return h ? h : 1;
+}
+
+static void count_shape(struct stats *st, uint64_t h)
+{
+	for (uint32_t i = (uint32_t)h % SHAPE_SET, n = 0; h && n < SHAPE_SET; i = (i + 1) % SHAPE_SET, n++) {
+		if (shape_set[i] == h)
+			return;
+		if (!shape_set[i]) {
+			shape_set[i] = h;
+			st->shapes++;
+			return;
+		}
+	}
+}
+
+/*
+ * Compare one connection's native headers (@n bytes, 0 none) with the witness's capture bound to
+ * @c->cookie, classify, count and record. Passive and active records alike.
+ */
+static void compare_one(struct conn_record *c, const uint8_t *native, int n, const char *small,
+			const struct opts *o, struct capture_client *cc, struct report *rep,
+			struct stats *st)
+{
+	bool active = !strcmp(c->direction, "active");
+	struct compare_input in = { .mode = c->mode };
+	struct compare_result res;
+	struct capture_rec rec;
+	int have_bpf, bad;
+
+	c->res = &res;
+	have_bpf = capture_lookup_cookie(cc, c->cookie, &rec, true) == 0;
+	if (have_bpf && o->test_corrupt && (st->compared + 1) % o->test_corrupt == 0 &&
+	    rec.cap_len > 20)
 		rec.data[rec.cap_len - 5] ^= 0x5a; /* TEST ONLY (--test-corrupt) */
+	st->compared++;
 
 	in.native = n > 0 ? native : NULL;
 	in.native_len = n > 0 ? (size_t)n : 0;
 	in.bpf = have_bpf ? rec.data : NULL;
 	in.bpf_len = have_bpf ? rec.cap_len : 0;
 	in.bpf_mac_len = have_bpf ? rec.mac_len : 0;
-	if (!in.native && have_bpf) {
+	if (!in.native && have_bpf && !active) {
 		/* Only as many syncookie explanations as the kernel counted validations. */
-		uint64_t seen = tcpext("SyncookiesRecv") - st->cookies_base;
+		uint64_t seen = (uint64_t)(tcpext(st->cookie_proof) - st->cookies_base);
 
 		in.syncookie_proven = seen > st->reason[R_SYNCOOKIE];
 	}
-	int bad = classify(&in, &res);
-
+	bad = classify(&in, &res);
 	if (small[0] && strcmp(small, "ok")) {
 		/* The API broke its contract: unexplained, whatever the bytes say. */
 		if (!bad) {
@@ -199,20 +265,167 @@ static void one_socket(int fd, int family, int mode, const struct opts *o, uint6
 		}
 		bad = 1;
 	}
-	st->conns++;
+	if (active) {
+		st->active++;
+	} else {
+		st->conns++;
+		if (have_bpf)
+			count_shape(st, shape_of(rec.data, rec.cap_len, rec.mac_len));
+		if (c->gen && !strcmp(c->gen, "sockets"))
+			st->gen_sockets++;
+		else
+			st->gen_unknown++;
+	}
 	st->verdict[res.verdict]++;
 	st->reason[res.reason]++;
 	st->unexplained += bad;
 	if (bad)
-		fprintf(stderr, "syntwin: %s %s:%u mode %d: %s: %s\n", family == AF_INET6 ? "IPv6" : "IPv4",
-			c.saddr, c.sport, mode, verdict_names[res.verdict], res.detail);
-	c.native = in.native;
-	c.native_len = in.native_len;
-	c.bpf = in.bpf;
-	c.bpf_len = in.bpf_len;
-	c.bpf_mac_len = in.bpf_mac_len;
-	c.small_buffer = small;
-	report_conn(rep, &c);
+		fprintf(stderr, "syntwin: %s %s %s:%u mode %d: %s: %s\n",
+			c->family == AF_INET6 ? "IPv6" : "IPv4", c->direction, active ? c->daddr : c->saddr,
+			active ? c->dport : c->sport, c->mode, verdict_names[res.verdict], res.detail);
+	c->native = in.native;
+	c->native_len = in.native_len;
+	c->bpf = in.bpf;
+	c->bpf_len = in.bpf_len;
+	c->bpf_mac_len = in.bpf_mac_len;
+	c->small_buffer = small;
+	report_conn(rep, c);
+}
+
+/* What the generators said about each connection before making it, by family and source port
+ * (unique while the connection exists). */
+struct gen_info {
+	bool set;
+	uint64_t index;
+	char gen[16], knobs[208];
+};
+static struct gen_info *gen_table; /* [2][65536] */
+
+static struct gen_info *gen_slot(int family, uint16_t port)
+{
+	return &gen_table[(family == AF_INET6) * 65536 + port];
+}
+
+static void drain_channel(int ufd, const struct opts *o, struct capture_client *cc,
+			  struct report *rep, struct stats *st);
+
+/* Fills @c's generator fields from the table (draining the channel once if need be). */
+static void gen_attach(struct conn_record *c, int ufd, const struct opts *o,
+		       struct capture_client *cc, struct report *rep, struct stats *st)
+{
+	struct gen_info *g = gen_slot(c->family, c->sport);
+
+	if (!g->set && ufd >= 0)
+		drain_channel(ufd, o, cc, rep, st);
+	if (!g->set)
+		return;
+	c->gen = g->gen;
+	c->knobs = g->knobs;
+	c->gen_index = g->index;
+	g->set = false;
+}
+
+/* A passive connection: the accepted socket's saved SYN. */
+static void one_socket(int fd, int family, int mode, int ufd, const struct opts *o,
+		       uint64_t *rng, struct capture_client *cc, struct report *rep,
+		       struct stats *st)
+{
+	struct conn_record c = { .family = family, .mode = mode, .direction = "passive" };
+	socklen_t cl = sizeof(c.cookie);
+	uint8_t native[1024];
+	char small[160];
+	bool check;
+	int n;
+
+	addr_port(fd, true, c.saddr, &c.sport);
+	addr_port(fd, false, c.daddr, &c.dport);
+	getsockopt(fd, SOL_SOCKET, SO_COOKIE, &c.cookie, &cl);
+	gen_attach(&c, ufd, o, cc, rep, st);
+	check = rng_permille(rng, (unsigned int)o->small_buffer_permille);
+	st->small_buffer_checks += check;
+	n = read_native_checked(fd, check, native, sizeof(native), small, sizeof(small));
+	compare_one(&c, native, n, small, o, cc, rep, st);
+}
+
+/* Channel messages from the generators: GEN notes, active RECORDs, DONE. */
+static void drain_channel(int ufd, const struct opts *o, struct capture_client *cc,
+			  struct report *rep, struct stats *st)
+{
+	struct active_msg m;
+	ssize_t got;
+
+	while ((got = recv(ufd, &m, sizeof(m), MSG_DONTWAIT)) > 0) {
+		struct conn_record c = { .family = m.family, .mode = m.mode, .direction = "active",
+					 .cookie = m.cookie, .sport = m.server_port,
+					 .dport = m.client_port };
+
+		if (got != sizeof(m))
+			continue;
+		if (m.kind == ACTIVE_DONE) {
+			st->active_announced += m.count;
+			continue;
+		}
+		m.gen[sizeof(m.gen) - 1] = 0;
+		m.knobs[sizeof(m.knobs) - 1] = 0;
+		if (m.kind == CLIENT_GEN) {
+			struct gen_info *g = gen_slot(m.family, m.client_port);
+
+			g->set = true;
+			g->index = m.index;
+			memcpy(g->gen, m.gen, sizeof(g->gen));
+			memcpy(g->knobs, m.knobs, sizeof(g->knobs));
+			continue;
+		}
+		if (m.kind != ACTIVE_RECORD)
+			continue;
+		c.gen = m.gen;
+		c.knobs = m.knobs;
+		c.gen_index = m.index;
+		m.small[sizeof(m.small) - 1] = 0;
+		snprintf(c.saddr, sizeof(c.saddr), "%.45s", m.server);
+		snprintf(c.daddr, sizeof(c.daddr), "%.45s", m.client);
+		st->small_buffer_checks += m.small[0] != 0;
+		compare_one(&c, m.native, m.native_len > (int)sizeof(m.native) ? -1 : m.native_len,
+			    m.small, o, cc, rep, st);
+	}
+}
+
+/* Fast Open (the client's TFO SYNs carry data) and the TCP-MD5 key of the client's MD5 source
+ * address (198.18.0.3 / fd00:5959::3): SYNs from it must be signed, all others must not. */
+static int listener_knobs(int fd, int family)
+{
+	struct tcp_md5sig sig = { .tcpm_keylen = sizeof(SYNTWIN_MD5_KEY) - 1 };
+	struct sockaddr_storage ss;
+	int qlen = 1024;
+
+	if (setsockopt(fd, IPPROTO_TCP, TCP_FASTOPEN, &qlen, sizeof(qlen))) {
+		log_err("setsockopt(TCP_FASTOPEN)");
+		return -1;
+	}
+	make_sockaddr(family, family == AF_INET ? "198.18.0.3" : "fd00:5959::3", 0, &ss);
+	memcpy(&sig.tcpm_addr, &ss, sizeof(ss));
+	memcpy(sig.tcpm_key, SYNTWIN_MD5_KEY, sig.tcpm_keylen);
+	if (setsockopt(fd, IPPROTO_TCP, TCP_MD5SIG, &sig, sizeof(sig))) {
+		log_err("setsockopt(TCP_MD5SIG)");
+		return -1;
+	}
+	return 0;
+}
+
+/* The datagram socket the generators send to (client_msg.h). */
+static int active_socket(void)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0), big = 4 << 20;
+
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", CLIENT_SOCK_PATH);
+	unlink(CLIENT_SOCK_PATH);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
+		log_err("bind %s", CLIENT_SOCK_PATH);
+		return -1;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof(big));
+	return fd;
 }
 
 static int count_unbound(const struct capture_key *k, const struct capture_rec *r, void *arg)
@@ -239,7 +452,7 @@ static int print_unbound(const struct capture_key *k, const struct capture_rec *
 
 static int write_summary(const struct opts *o, struct capture_client *cc, const struct stats *st)
 {
-	char json[4096], counters[1024] = "";
+	char json[4096], counters[1024] = "", tcpx[256] = "";
 	__u64 cnt[CNT_MAX] = { 0 };
 	uint64_t unbound = 0;
 	struct utsname u;
@@ -248,19 +461,35 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 	uname(&u);
 	capture_counters(cc, cnt);
 	capture_each_unbound(cc, count_unbound, &unbound);
+	for (int i = 0, u2 = 0; i < 4; i++) {
+		int64_t now = tcpext(tcpext_names[i]);
+
+		if (now < 0 || st->tcpext_base[i] < 0)
+			u2 += snprintf(tcpx + u2, sizeof(tcpx) - u2, "%s\"%s\": null", i ? ", " : "",
+				       tcpext_names[i]);
+		else
+			u2 += snprintf(tcpx + u2, sizeof(tcpx) - u2, "%s\"%s\": %lld", i ? ", " : "",
+				       tcpext_names[i], (long long)(now - st->tcpext_base[i]));
+	}
 	for (int i = 0; i < CNT_MAX; i++)
 		used += snprintf(counters + used, sizeof(counters) - used, "%s\"%s\":%llu",
 				 i ? "," : "", capture_counter_names[i], (unsigned long long)cnt[i]);
 	snprintf(json, sizeof(json),
 		 "{\n  \"connections\": %llu,\n  \"expected_connections\": %llu,\n"
+		 "  \"active_connections\": %llu,\n  \"expected_active\": %llu,\n"
+		 "  \"generators\": {\"sockets\": %llu, \"unknown\": %llu},\n"
+		 "  \"distinct_syn_shapes\": %llu,\n"
 		 "  \"identical\": %llu,\n  \"explained\": {\"ipv4-option-rewrite\": %llu, "
 		 "\"syncookie\": %llu},\n  \"unexplained\": %llu,\n  \"differ\": %llu,\n"
 		 "  \"native_missing\": %llu,\n  \"bpf_missing\": %llu,\n"
 		 "  \"small_buffer_checks\": %llu,\n  \"unbound_captures\": %llu,\n"
-		 "  \"tcpext\": {\"SyncookiesRecv\": %llu, \"TCPTimeWaitOverflow\": %llu},\n"
+		 "  \"tcpext\": {%s},\n  \"syncookie_proof\": \"%s\",\n"
 		 "  \"bpf_counters\": {%s},\n  \"kernel\": \"%s\",\n  \"series_hash\": \"%s\",\n"
 		 "  \"seed\": %llu,\n  \"partial\": %s\n}\n",
 		 (unsigned long long)st->conns, (unsigned long long)o->connections,
+		 (unsigned long long)st->active, (unsigned long long)o->active,
+		 (unsigned long long)st->gen_sockets, (unsigned long long)st->gen_unknown,
+		 (unsigned long long)st->shapes,
 		 (unsigned long long)st->verdict[V_IDENTICAL],
 		 (unsigned long long)st->reason[R_IPV4_OPTION_REWRITE],
 		 (unsigned long long)st->reason[R_SYNCOOKIE], (unsigned long long)st->unexplained,
@@ -268,8 +497,7 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 		 (unsigned long long)st->verdict[V_NATIVE_MISSING],
 		 (unsigned long long)st->verdict[V_BPF_MISSING],
 		 (unsigned long long)st->small_buffer_checks, (unsigned long long)unbound,
-		 (unsigned long long)(tcpext("SyncookiesRecv") - st->cookies_base),
-		 (unsigned long long)(tcpext("TCPTimeWaitOverflow") - st->tw_overflow_base), counters,
+		 tcpx, st->cookie_proof, counters,
 		 u.release, o->series_hash, (unsigned long long)o->seed,
 		 st->partial ? "true" : "false");
 	return write_file_atomic(o->out, "summary.json", json);
@@ -282,7 +510,8 @@ int main(int argc, char **argv)
 	struct report rep;
 	struct stats st = { 0 };
 	struct opts o;
-	int ep, lfd[4], rc;
+	int ep, lfd[4], rc, ufd = -1;
+	char drain[2048];
 	uint64_t rng;
 	time_t last = time(NULL), last_progress = last;
 
@@ -293,8 +522,12 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	if (enter_netns(o.netns) || capture_client_open(&cc) || report_open(&rep, o.out))
 		return 2;
-	st.cookies_base = tcpext("SyncookiesRecv");
-	st.tw_overflow_base = tcpext("TCPTimeWaitOverflow");
+	rep.hex_all = o.hex_all;
+	st.cookie_proof = tcpext("TCPSynNotSavedCookie") >= 0 ? "TCPSynNotSavedCookie" :
+								 "SyncookiesRecv";
+	st.cookies_base = tcpext(st.cookie_proof);
+	for (int i = 0; i < 4; i++)
+		st.tcpext_base[i] = tcpext(tcpext_names[i]);
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	for (int i = 0; i < 4; i++) {
 		int family = i < 2 ? AF_INET : AF_INET6, mode = i % 2 + 1;
@@ -302,10 +535,18 @@ int main(int argc, char **argv)
 		lfd[i] = start_listener(family, family == AF_INET ? "0.0.0.0" : "::",
 					PORT_BASE + mode - 1, mode, 4096);
 		/* Non-blocking, so the accept loop below ends with EAGAIN instead of waiting. */
-		if (lfd[i] < 0 || fcntl(lfd[i], F_SETFL, O_NONBLOCK))
+		if (lfd[i] < 0 || fcntl(lfd[i], F_SETFL, O_NONBLOCK) || listener_knobs(lfd[i], family))
 			return 2;
 		ev = (struct epoll_event){ .events = EPOLLIN, .data.u32 = i };
 		epoll_ctl(ep, EPOLL_CTL_ADD, lfd[i], &ev);
+	}
+	gen_table = calloc(2 * 65536, sizeof(*gen_table));
+	{
+		ufd = active_socket();
+		if (!gen_table || ufd < 0)
+			return 2;
+		ev = (struct epoll_event){ .events = EPOLLIN, .data.u32 = 4 };
+		epoll_ctl(ep, EPOLL_CTL_ADD, ufd, &ev);
 	}
 	if (o.ready_file) {
 		FILE *rf = fopen(o.ready_file, "w");
@@ -317,16 +558,25 @@ int main(int argc, char **argv)
 	}
 	write_summary(&o, &cc, &(struct stats){ .partial = true });
 
-	while (st.conns < o.connections && !stop) {
+	while ((st.conns < o.connections || st.active < o.active) && !stop) {
 		int n = epoll_wait(ep, evs, 8, 1000);
 		time_t now = time(NULL);
 
 		for (int e = 0; e < n; e++) {
 			int i = evs[e].data.u32, fd;
 
+			if (i == 4) {
+				drain_channel(ufd, &o, &cc, &rep, &st);
+				last = now;
+				continue;
+			}
 			while ((fd = accept4(lfd[i], NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
-				one_socket(fd, i < 2 ? AF_INET : AF_INET6, i % 2 + 1, &o, &rng, &cc, &rep,
-					   &st);
+				one_socket(fd, i < 2 ? AF_INET : AF_INET6, i % 2 + 1, ufd, &o, &rng, &cc,
+					   &rep, &st);
+				/* Take what a Fast Open SYN carried: closing with unread data would
+				 * reset the connection under the client. */
+				while (recv(fd, drain, sizeof(drain), MSG_DONTWAIT) > 0)
+					;
 				close(fd);
 				last = now;
 				if (st.conns >= o.connections)
@@ -334,28 +584,40 @@ int main(int argc, char **argv)
 			}
 		}
 		if (now - last_progress >= 3) {
-			printf("  ... %llu/%llu connections compared, %llu unexplained\n",
+			printf("  ... %llu/%llu connections compared (active %llu/%llu), %llu unexplained\n",
 			       (unsigned long long)st.conns, (unsigned long long)o.connections,
+			       (unsigned long long)st.active, (unsigned long long)o.active,
 			       (unsigned long long)st.unexplained);
 			fflush(stdout);
 			last_progress = now;
 		}
 		if ((uint64_t)(now - last) >= o.idle_s) {
-			fprintf(stderr, "syntwin-server: no connection for %llu s; stopping with %llu of %llu\n",
+			fprintf(stderr, "syntwin-server: nothing for %llu s; stopping with %llu of %llu "
+				"connections, %llu of %llu active records\n",
 				(unsigned long long)o.idle_s, (unsigned long long)st.conns,
-				(unsigned long long)o.connections);
+				(unsigned long long)o.connections, (unsigned long long)st.active,
+				(unsigned long long)o.active);
 			break;
 		}
 	}
-	st.partial = st.conns < o.connections;
+	st.partial = st.conns < o.connections || st.active < o.active;
+	if (ufd >= 0) {
+		close(ufd);
+		unlink(CLIENT_SOCK_PATH);
+	}
 	capture_each_unbound(&cc, print_unbound, NULL);
 	if (stop)
 		fprintf(stderr, "syntwin-server: stopped by signal %d; results kept, marked partial\n",
 			(int)stop);
 	rc = report_close(&rep) | write_summary(&o, &cc, &st);
-	printf("%llu connections: %llu identical, %llu explained (ipv4-option-rewrite %llu, syncookie "
-	       "%llu), %llu unexplained%s\n",
-	       (unsigned long long)st.conns, (unsigned long long)st.verdict[V_IDENTICAL],
+	char actives[64] = "";
+
+	if (o.active)
+		snprintf(actives, sizeof(actives), " + %llu active (SYN-ACK)",
+			 (unsigned long long)st.active);
+	printf("%llu connections%s: %llu identical, %llu explained (ipv4-option-rewrite %llu, "
+	       "syncookie %llu), %llu unexplained%s\n",
+	       (unsigned long long)st.conns, actives, (unsigned long long)st.verdict[V_IDENTICAL],
 	       (unsigned long long)st.verdict[V_EXPLAINED],
 	       (unsigned long long)st.reason[R_IPV4_OPTION_REWRITE],
 	       (unsigned long long)st.reason[R_SYNCOOKIE], (unsigned long long)st.unexplained,

@@ -9,10 +9,16 @@ case ${1:-up} in
 up)
 	ip netns add client
 	ip netns add server
-	ip link add c0 netns client type veth peer name s0 netns server
+	# Distinct ifindexes: the witness keys its per-device facts by ifindex, and each netns
+	# numbers its devices from 1, so c0 (client) and s0 (server) would both be 2.
+	ip link add c0 index 10 netns client type veth peer name s0 index 20 netns server
 	ip -n client addr add 198.18.0.1/24 dev c0
 	ip -n server addr add 198.18.0.2/24 dev s0
 	ip -n client addr add fd00:5959::1/64 dev c0 nodad
+	# the client's TCP-MD5 source addresses (the server holds a key for these peers only);
+	# deprecated, so source address selection never picks them for other connections
+	ip -n client addr add 198.18.0.3/24 dev c0
+	ip -n client addr add fd00:5959::3/64 dev c0 nodad preferred_lft 0
 	ip -n server addr add fd00:5959::2/64 dev s0 nodad
 	for ns in client server; do
 		ip -n $ns link set lo up

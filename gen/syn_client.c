@@ -1,84 +1,465 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * syntwin-client (guest, client netns): N seeded connections spread over the server's four
- * listeners (IPv4/IPv6 x TCP_SAVE_SYN 1/2). A seeded fraction of IPv4 SYNs carries Record Route
- * or Timestamp IP options, which the kernel rewrites on receive (an explained difference).
+ * listeners (IPv4/IPv6 x TCP_SAVE_SYN 1/2), each with kernel-built SYNs shaped by the socket-knob
+ * matrix (knobs.h): MSS, receive buffer, TOS/traffic class, TTL/hop limit, IPv4 options, IPv6
+ * hop-by-hop / destination options, TCP Fast Open with data, TCP-MD5, source port, and the client
+ * netns's SACK / timestamps / window scaling / ECN sysctls per batch. Before each connect() it
+ * tells syntwin-server the source port, index and knobs (client_msg.h), so each record names how
+ * its SYN was made. With --active every socket also sets TCP_SAVE_SYN before connect() and sends
+ * the saved SYN-ACK to the server. The last --syncookie-tail connections run with syncookies
+ * forced in the server netns. --parallel K keeps K connects in flight.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/tcp.h>
 #include <netinet/in.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
+#include "client_msg.h"
+#include "knobs.h"
+#include "native_read.h"
 #include "net_helpers.h"
 #include "parse_num.h"
 #include "rng.h"
 
-static const char usage[] =
-	"usage: syntwin-client [--connections N] [--seed S] [--netns NAME] [--rr-permille P]\n"
-	"                      [--ts-permille P] [--server4 A] [--server6 A]\n";
+#define MAX_PARALLEL 64
+#define SYSCTL_BATCH 64
+#define SRC_PORT_BASE 10000	/* explicit source ports: below the ephemeral range */
+#define SRC_PORT_SPAN 20000
 
-int main(int argc, char **argv)
+static const char usage[] =
+	"usage: syntwin-client [--connections N] [--seed S] [--netns NAME] [--mix default|plain]\n"
+	"                      [--parallel K] [--active] [--small-buffer-permille P]\n"
+	"                      [--syncookie-tail N] [--server4 A] [--server6 A]\n";
+
+struct opts {
+	uint64_t n, seed, small, parallel, cookie_tail;
+	const char *netns, *s4, *s6;
+	const struct knob_mix *mix;
+	bool active;
+};
+
+struct slot {
+	int fd;
+	uint64_t i;
+	struct knobs k;
+	char desc[208];
+};
+
+static int ufd = -1, ns_client = -1, ns_server = -1;
+static uint8_t port_used[SRC_PORT_SPAN];
+static uint64_t sent, failed, made;
+
+static int parse(int argc, char **argv, struct opts *o)
 {
-	uint64_t n = 1000, seed = 1, rr = 10, ts = 10;
-	const char *netns = "client", *s4 = "198.18.0.2", *s6 = "fd00:5959::2";
-	/* NOP + RR with two slots; NOP + TS (timestamps only) with two slots. */
-	static const uint8_t opt_rr[12] = { 1, 7, 11, 4 };
-	static const uint8_t opt_ts[16] = { 1, 68, 12, 5, 0 };
-	uint64_t failed = 0, done = 0;
 	char err[256];
 
-	for (int i = 1; i < argc; i += 2) {
+	*o = (struct opts){ .n = 1000, .seed = 1, .small = 50, .parallel = 1, .netns = "client",
+			    .s4 = "198.18.0.2", .s6 = "fd00:5959::2", .mix = &knob_mix_default };
+	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int rc = 0;
 
+		if (!strcmp(a, "--active")) {
+			o->active = true;
+			continue;
+		}
+		if (!v) {
+			fprintf(stderr, "syntwin-client: %s: missing value\n%s", a, usage);
+			return -1;
+		}
+		i++;
 		if (!strcmp(a, "--connections"))
-			rc = parse_u64_range(a, v, 1, 100000000, &n, err, sizeof(err));
+			rc = parse_u64_range(a, v, 1, 100000000, &o->n, err, sizeof(err));
 		else if (!strcmp(a, "--seed"))
-			rc = parse_u64_range(a, v, 0, UINT64_MAX, &seed, err, sizeof(err));
-		else if (!strcmp(a, "--rr-permille"))
-			rc = parse_u64_range(a, v, 0, 1000, &rr, err, sizeof(err));
-		else if (!strcmp(a, "--ts-permille"))
-			rc = parse_u64_range(a, v, 0, 1000, &ts, err, sizeof(err));
-		else if (!strcmp(a, "--netns") && v)
-			netns = v;
-		else if (!strcmp(a, "--server4") && v)
-			s4 = v;
-		else if (!strcmp(a, "--server6") && v)
-			s6 = v;
+			rc = parse_u64_range(a, v, 0, UINT64_MAX, &o->seed, err, sizeof(err));
+		else if (!strcmp(a, "--small-buffer-permille"))
+			rc = parse_u64_range(a, v, 0, 1000, &o->small, err, sizeof(err));
+		else if (!strcmp(a, "--parallel"))
+			rc = parse_u64_range(a, v, 1, MAX_PARALLEL, &o->parallel, err, sizeof(err));
+		else if (!strcmp(a, "--syncookie-tail"))
+			rc = parse_u64_range(a, v, 0, 100000000, &o->cookie_tail, err, sizeof(err));
+		else if (!strcmp(a, "--mix") && (!strcmp(v, "default") || !strcmp(v, "plain")))
+			o->mix = !strcmp(v, "plain") ? &knob_mix_plain : &knob_mix_default;
+		else if (!strcmp(a, "--netns"))
+			o->netns = v;
+		else if (!strcmp(a, "--server4"))
+			o->s4 = v;
+		else if (!strcmp(a, "--server6"))
+			o->s6 = v;
 		else {
-			fprintf(stderr, "syntwin-client: bad option '%s'%s\n%s", a, v ? "" : " (no value)",
-				usage);
-			return 2;
+			fprintf(stderr, "syntwin-client: bad option '%s %s'\n%s", a, v, usage);
+			return -1;
 		}
 		if (rc) {
 			fprintf(stderr, "syntwin-client: %s\n", err);
-			return 2;
+			return -1;
 		}
 	}
-	if (enter_netns(netns))
-		return 2;
-	for (uint64_t i = 0; i < n; i++) {
-		int family = i % 2 ? AF_INET6 : AF_INET, mode = (i / 2) % 2 + 1;
-		struct sockaddr_storage ss;
-		socklen_t sl = make_sockaddr(family, family == AF_INET ? s4 : s6, 7000 + mode, &ss);
-		uint64_t r = rng_next(&seed) % 1000;
-		int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (o->cookie_tail > o->n) {
+		fprintf(stderr, "syntwin-client: --syncookie-tail %llu exceeds --connections\n",
+			(unsigned long long)o->cookie_tail);
+		return -1;
+	}
+	return 0;
+}
 
-		if (family == AF_INET && r < rr)
-			setsockopt(fd, IPPROTO_IP, IP_OPTIONS, opt_rr, sizeof(opt_rr));
-		else if (family == AF_INET && r < rr + ts)
-			setsockopt(fd, IPPROTO_IP, IP_OPTIONS, opt_ts, sizeof(opt_ts));
-		if (connect(fd, (struct sockaddr *)&ss, sl)) {
-			if (failed++ < 5)
-				log_err("connect #%llu", (unsigned long long)i);
-		} else {
-			done++;
-		}
-		close(fd);
+static int open_ns(const char *name)
+{
+	char path[128];
+	int fd;
+
+	snprintf(path, sizeof(path), "/run/netns/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		log_err("open %s", path);
+	return fd;
+}
+
+/* Writes @val to /proc/sys/@key in netns @nsfd, then returns to the client netns. */
+static int sysctl_in(int nsfd, const char *key, int val)
+{
+	char path[128];
+	FILE *f;
+	int rc = 0;
+
+	if (setns(nsfd, CLONE_NEWNET))
+		return -1;
+	snprintf(path, sizeof(path), "/proc/sys/%s", key);
+	f = fopen(path, "we");
+	if (!f || fprintf(f, "%d\n", val) < 0 || fclose(f)) {
+		log_err("write %s", path);
+		rc = -1;
 	}
-	printf("client: %llu connections made, %llu failed\n", (unsigned long long)done,
-	       (unsigned long long)failed);
+	if (setns(ns_client, CLONE_NEWNET))
+		rc = -1;
+	return rc;
+}
+
+/* The batch's netns sysctls; written only when they change. */
+static int apply_sysctls(const struct knobs *k)
+{
+	static int cur[4] = { -2, -2, -2, -2 };
+	static const char *const keys[4] = { "net/ipv4/tcp_sack", "net/ipv4/tcp_timestamps",
+					     "net/ipv4/tcp_window_scaling", "net/ipv4/tcp_ecn" };
+	static const int defaults[4] = { 1, 1, 1, 2 };
+	int want[4] = { k->sack, k->timestamps, k->wscale, k->ecn };
+
+	for (int j = 0; j < 4; j++) {
+		int v = want[j] < 0 ? defaults[j] : want[j];
+
+		if (v != cur[j] && sysctl_in(ns_client, keys[j], v))
+			return -1;
+		cur[j] = v;
+	}
+	return 0;
+}
+
+static int set_int(int fd, int level, int name, int val, const char *what)
+{
+	if (setsockopt(fd, level, name, &val, sizeof(val)) == 0)
+		return 0;
+	log_err("setsockopt(%s=%d)", what, val);
+	return -1;
+}
+
+/* A free explicit source port from the seed; 0 if none is left. */
+static int pick_port(uint64_t *rng)
+{
+	uint64_t start = rng_next(rng) % SRC_PORT_SPAN;
+
+	for (uint64_t j = 0; j < SRC_PORT_SPAN; j++) {
+		uint64_t p = (start + j) % SRC_PORT_SPAN;
+
+		if (!port_used[p]) {
+			port_used[p] = 1;
+			return (int)(SRC_PORT_BASE + p);
+		}
+	}
+	return 0;
+}
+
+/* Socket with every knob applied and bound (so its source port is known before the SYN). */
+static int make_socket(struct knobs *k, const struct opts *o, uint64_t *rng)
+{
+	int v6 = k->family == AF_INET6;
+	int fd = socket(k->family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	uint8_t opt[40];
+	size_t ol;
+
+	if (fd < 0)
+		return -1;
+	if (k->mss && set_int(fd, IPPROTO_TCP, TCP_MAXSEG, k->mss, "TCP_MAXSEG"))
+		goto fail;
+	if (k->rcvbuf && set_int(fd, SOL_SOCKET, SO_RCVBUF, k->rcvbuf, "SO_RCVBUF"))
+		goto fail;
+	if (k->tos >= 0 && set_int(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP, v6 ? IPV6_TCLASS : IP_TOS,
+				   k->tos, "TOS"))
+		goto fail;
+	if (k->ttl >= 0 && set_int(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP,
+				   v6 ? IPV6_UNICAST_HOPS : IP_TTL, k->ttl, "TTL"))
+		goto fail;
+	ol = knobs_ipopt_bytes(k->ipopt, opt);
+	if (ol && setsockopt(fd, IPPROTO_IP, IP_OPTIONS, opt, (socklen_t)ol)) {
+		log_err("setsockopt(IP_OPTIONS)");
+		goto fail;
+	}
+	if (k->v6ext) {
+		ol = knobs_v6ext_bytes(opt);
+		if ((k->v6ext & V6EXT_HOP) &&
+		    setsockopt(fd, IPPROTO_IPV6, IPV6_HOPOPTS, opt, (socklen_t)ol)) {
+			log_err("setsockopt(IPV6_HOPOPTS)");
+			goto fail;
+		}
+		if ((k->v6ext & V6EXT_DST) &&
+		    setsockopt(fd, IPPROTO_IPV6, IPV6_DSTOPTS, opt, (socklen_t)ol)) {
+			log_err("setsockopt(IPV6_DSTOPTS)");
+			goto fail;
+		}
+	}
+	if (o->active && set_int(fd, IPPROTO_TCP, TCP_SAVE_SYN, k->mode, "TCP_SAVE_SYN"))
+		goto fail;
+	if (k->md5) {
+		struct tcp_md5sig sig = { .tcpm_keylen = sizeof(SYNTWIN_MD5_KEY) - 1 };
+
+		make_sockaddr(k->family, v6 ? o->s6 : o->s4, 0, &ss);
+		memcpy(&sig.tcpm_addr, &ss, sizeof(ss));
+		memcpy(sig.tcpm_key, SYNTWIN_MD5_KEY, sig.tcpm_keylen);
+		if (setsockopt(fd, IPPROTO_TCP, TCP_MD5SIG, &sig, sizeof(sig))) {
+			log_err("setsockopt(TCP_MD5SIG)");
+			goto fail;
+		}
+	}
+	if (k->src_port)
+		k->src_port = pick_port(rng);
+	/* MD5 connections come from their own address: the server's key is per peer address. */
+	sl = make_sockaddr(k->family, k->md5 ? (v6 ? "fd00:5959::3" : "198.18.0.3") :
+					       (v6 ? "fd00:5959::1" : "198.18.0.1"),
+			   (uint16_t)k->src_port, &ss);
+	if (bind(fd, (struct sockaddr *)&ss, sl)) {
+		log_err("bind source port %d", k->src_port);
+		goto fail;
+	}
+	return fd;
+fail:
+	close(fd);
+	return -1;
+}
+
+static int tell_server(const struct slot *s)
+{
+	struct active_msg m = { .kind = CLIENT_GEN, .family = s->k.family, .mode = s->k.mode,
+				.index = s->i, .client_port = socket_port(s->fd) };
+
+	snprintf(m.gen, sizeof(m.gen), "sockets");
+	snprintf(m.knobs, sizeof(m.knobs), "%s", s->desc);
+	return send(ufd, &m, sizeof(m), 0) == sizeof(m) ? 0 : -1;
+}
+
+/* Starts connection @s (non-blocking): 0 in flight or done, -1 failed. */
+static int start(struct slot *s, const struct opts *o)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = make_sockaddr(s->k.family, s->k.family == AF_INET ? o->s4 : o->s6,
+				     (uint16_t)(7000 + s->k.mode), &ss);
+	int rc;
+
+	if (tell_server(s)) {
+		log_err("telling the server about connection %llu", (unsigned long long)s->i);
+		return -1;
+	}
+	if (s->k.tfo) {
+		char data[48];
+		int len = snprintf(data, sizeof(data), "syntwin-tfo-%llu", (unsigned long long)s->i);
+
+		rc = (int)sendto(s->fd, data, (size_t)len, MSG_FASTOPEN, (struct sockaddr *)&ss, sl);
+		rc = rc == len ? 0 : -1;
+	} else {
+		rc = connect(s->fd, (struct sockaddr *)&ss, sl);
+	}
+	if (rc && errno != EINPROGRESS) {
+		log_err("connect #%llu", (unsigned long long)s->i);
+		return -1;
+	}
+	return 0;
+}
+
+/* A connect finished (writable): check it, send the active record, close. */
+static void finish(struct slot *s, const struct opts *o, uint64_t *rng)
+{
+	int err = 0;
+	socklen_t el = sizeof(err);
+
+	getsockopt(s->fd, SOL_SOCKET, SO_ERROR, &err, &el);
+	if (err) {
+		errno = err;
+		if (failed++ < 5)
+			log_err("connect #%llu (%s)", (unsigned long long)s->i, s->desc);
+	} else {
+		made++;
+		if (o->active) {
+			struct active_msg m = { .kind = ACTIVE_RECORD, .family = s->k.family,
+						.mode = s->k.mode, .index = s->i };
+			socklen_t cl = sizeof(m.cookie);
+			char addr[46];
+			uint16_t port;
+			bool check = rng_permille(rng, (unsigned int)o->small);
+			struct sockaddr_storage a;
+			socklen_t al = sizeof(a);
+
+			getsockopt(s->fd, SOL_SOCKET, SO_COOKIE, &m.cookie, &cl);
+			for (int peer = 0; peer < 2; peer++) {
+				al = sizeof(a);
+				(peer ? getpeername : getsockname)(s->fd, (struct sockaddr *)&a, &al);
+				if (a.ss_family == AF_INET6) {
+					inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&a)->sin6_addr, addr, 46);
+					port = ntohs(((struct sockaddr_in6 *)&a)->sin6_port);
+				} else {
+					inet_ntop(AF_INET, &((struct sockaddr_in *)&a)->sin_addr, addr, 46);
+					port = ntohs(((struct sockaddr_in *)&a)->sin_port);
+				}
+				snprintf(peer ? m.server : m.client, 46, "%s", addr);
+				*(peer ? &m.server_port : &m.client_port) = port;
+			}
+			snprintf(m.gen, sizeof(m.gen), "sockets");
+			snprintf(m.knobs, sizeof(m.knobs), "%s", s->desc);
+			m.native_len = read_native_checked(s->fd, check, m.native, sizeof(m.native),
+							   m.small, sizeof(m.small));
+			if (send(ufd, &m, sizeof(m), 0) == sizeof(m))
+				sent++;
+			else if (failed++ < 5)
+				log_err("sending active record #%llu", (unsigned long long)s->i);
+		}
+	}
+	close(s->fd);
+	s->fd = -1;
+}
+
+/* Waits for in-flight connects; with @all, until none is left. */
+static void reap(struct slot *slots, int nslots, bool all, const struct opts *o, uint64_t *rng)
+{
+	for (;;) {
+		struct pollfd p[MAX_PARALLEL];
+		int idx[MAX_PARALLEL], np = 0, r;
+
+		for (int j = 0; j < nslots; j++)
+			if (slots[j].fd >= 0) {
+				p[np] = (struct pollfd){ .fd = slots[j].fd, .events = POLLOUT };
+				idx[np++] = j;
+			}
+		if (!np || (!all && np < nslots))
+			return;
+		r = poll(p, (nfds_t)np, 10000);
+		if (r <= 0) {
+			/* A connect that takes 10 s under TCG is lost: count it, do not hang. */
+			for (int j = 0; j < np; j++) {
+				if (failed++ < 5)
+					fprintf(stderr, "syntwin: connect #%llu timed out\n",
+						(unsigned long long)slots[idx[j]].i);
+				close(slots[idx[j]].fd);
+				slots[idx[j]].fd = -1;
+			}
+			continue;
+		}
+		for (int j = 0; j < np; j++)
+			if (p[j].revents)
+				finish(&slots[idx[j]], o, rng);
+		if (!all)
+			return;
+	}
+}
+
+static int server_channel(void)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", CLIENT_SOCK_PATH);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
+		log_err("connect %s (is syntwin-server running?)", CLIENT_SOCK_PATH);
+		return -1;
+	}
+	return fd;
+}
+
+int main(int argc, char **argv)
+{
+	struct slot slots[MAX_PARALLEL];
+	struct knobs k = { .sack = -1, .timestamps = -1, .wscale = -1, .ecn = -1 };
+	struct opts o;
+	uint64_t rng;
+	bool cookies = false;
+
+	if (parse(argc, argv, &o))
+		return 2;
+	rng = o.seed;
+	ufd = server_channel();
+	ns_server = open_ns("server");
+	if (ufd < 0 || ns_server < 0 || enter_netns(o.netns))
+		return 2;
+	ns_client = open_ns(o.netns);
+	/* TFO: data in the SYN without a cookie (the server takes it without one too) */
+	if (ns_client < 0 || sysctl_in(ns_client, "net/ipv4/tcp_fastopen", 5))
+		return 2;
+	for (int j = 0; j < MAX_PARALLEL; j++)
+		slots[j].fd = -1;
+
+	for (uint64_t i = 0; i < o.n; i++) {
+		struct slot *s = NULL;
+
+		if (i % SYSCTL_BATCH == 0 || (!cookies && i == o.n - o.cookie_tail)) {
+			reap(slots, (int)o.parallel, true, &o, &rng);
+			knobs_pick_sysctls(&rng, o.mix, &k);
+			if (apply_sysctls(&k))
+				return 2;
+			if (!cookies && o.cookie_tail && i >= o.n - o.cookie_tail) {
+				if (sysctl_in(ns_server, "net/ipv4/tcp_syncookies", 2))
+					return 2;
+				cookies = true;
+			}
+		}
+		reap(slots, (int)o.parallel, false, &o, &rng);
+		for (int j = 0; j < (int)o.parallel && !s; j++)
+			if (slots[j].fd < 0)
+				s = &slots[j];
+		knobs_pick(&rng, i, o.mix, &k);
+		s->i = i;
+		s->fd = make_socket(&k, &o, &rng);
+		s->k = k;
+		knobs_describe(&k, s->desc, sizeof(s->desc));
+		if (s->fd < 0 || start(s, &o)) {
+			failed++;
+			if (s->fd >= 0)
+				close(s->fd);
+			s->fd = -1;
+		}
+	}
+	reap(slots, (int)o.parallel, true, &o, &rng);
+	if (cookies)
+		sysctl_in(ns_server, "net/ipv4/tcp_syncookies", 1);
+	k.sack = k.timestamps = k.wscale = k.ecn = -1;
+	apply_sysctls(&k);
+	if (o.active) {
+		struct active_msg m = { .kind = ACTIVE_DONE, .count = (uint32_t)sent };
+
+		/* The server may already have every record and be gone: that is fine. */
+		if (send(ufd, &m, sizeof(m), 0) != sizeof(m) && errno != ECONNREFUSED)
+			log_err("sending the active summary");
+	}
+	printf("client: %llu connections made, %llu failed%s\n", (unsigned long long)made,
+	       (unsigned long long)failed, o.active ? ", SYN-ACK headers sent for each" : "");
 	return failed ? 1 : 0;
 }

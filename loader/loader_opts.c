@@ -8,8 +8,8 @@
 #include "parse_num.h"
 
 const char loader_usage[] =
-	"usage: syntwin-loader attach --dev IFNAME [--dev IFNAME...] --cgroup PATH [--entries N]\n"
-	"                             [--netns NAME]\n"
+	"usage: syntwin-loader attach --dev IFNAME[@NETNS] [--dev ...] --cgroup PATH [--entries N]\n"
+	"                             [--netns NAME]   (NAME: the default netns of the devices)\n"
 	"       syntwin-loader detach\n"
 	"       syntwin-loader dump [--json]\n"
 	"       syntwin-loader stats [--json]\n"
@@ -50,8 +50,16 @@ int loader_parse(int argc, char **argv, struct loader_opts *o, char *err, size_t
 				snprintf(err, errlen, "--dev: at most %d devices", LOADER_MAX_DEVS);
 				return -1;
 			}
-			if (strlen(val) >= 16) {
-				snprintf(err, errlen, "--dev: '%s' is longer than an interface name", val);
+			/* IFNAME or IFNAME@NETNS (a device in another network namespace) */
+			size_t nl = strcspn(val, "@");
+
+			if (nl >= 16 || nl == 0) {
+				snprintf(err, errlen, "--dev: '%.*s' is %s an interface name", (int)nl, val,
+					 nl ? "longer than" : "not");
+				return -1;
+			}
+			if (val[nl] == '@' && (!val[nl + 1] || strlen(val + nl + 1) > 60)) {
+				snprintf(err, errlen, "--dev: '%s': no network namespace after '@'", val);
 				return -1;
 			}
 			o->devs[o->ndevs++] = val;

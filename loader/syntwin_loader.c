@@ -109,6 +109,30 @@ static int enter_net(const char *name)
 
 static int cmd_detach(void);
 
+/* The namespace the loader started in, for devices named without one. */
+static int home_net = -1;
+
+/* Splits an attach --dev IFNAME[@NETNS]; the netns defaults to --netns. */
+static const char *dev_split(const char *spec, const char *dflt, char name[16])
+{
+	size_t nl = strcspn(spec, "@");
+
+	snprintf(name, 16, "%.*s", (int)nl, spec);
+	return spec[nl] == '@' ? spec + nl + 1 : dflt;
+}
+
+/* Enter @ns, or go back to the starting namespace if @ns is NULL. */
+static int enter_dev_net(const char *ns)
+{
+	if (ns)
+		return enter_net(ns);
+	if (home_net >= 0 && setns(home_net, CLONE_NEWNET)) {
+		fprintf(stderr, "syntwin-loader: setns back: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static int cmd_attach(const struct loader_opts *o)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .pin_root_path = CAPTURE_PIN_DIR);
@@ -116,14 +140,18 @@ static int cmd_attach(const struct loader_opts *o)
 	struct syn_sockops_bpf *sops = NULL;
 	int cg_fd = -1, err = -1, i;
 	unsigned int ifindex[LOADER_MAX_DEVS];
+	const char *dev_ns[LOADER_MAX_DEVS];
+	char dev_name[LOADER_MAX_DEVS][16];
 	FILE *state = NULL;
 
-	if (enter_net(o->netns))
-		return 1;
 	for (i = 0; i < o->ndevs; i++) {
-		ifindex[i] = if_nametoindex(o->devs[i]);
+		dev_ns[i] = dev_split(o->devs[i], o->netns, dev_name[i]);
+		if (enter_dev_net(dev_ns[i]))
+			return 1;
+		ifindex[i] = if_nametoindex(dev_name[i]);
 		if (!ifindex[i]) {
-			fprintf(stderr, "syntwin-loader: no such device '%s'\n", o->devs[i]);
+			fprintf(stderr, "syntwin-loader: no such device '%s'%s%s\n", dev_name[i],
+				dev_ns[i] ? " in netns " : "", dev_ns[i] ? dev_ns[i] : "");
 			return 1;
 		}
 	}
@@ -168,18 +196,31 @@ static int cmd_attach(const struct loader_opts *o)
 		fprintf(stderr, "Failed to write %s: %s\n", STATE_FILE, strerror(errno));
 		goto cleanup;
 	}
-	fprintf(state, "netns %s\ncgroup %s\n", o->netns ? o->netns : "-", o->cgroup);
+	fprintf(state, "cgroup %s\n", o->cgroup);
 	fflush(state);
 
 	for (i = 0; i < o->ndevs; i++) {
-		struct dev_info di;
+		struct dev_info di, old;
 		LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex[i], .attach_point = BPF_TC_INGRESS);
 		LIBBPF_OPTS(bpf_tc_opts, tco, .handle = TC_HANDLE, .priority = TC_PRIO,
 			    .prog_fd = bpf_program__fd(cap->progs.syn_capture));
 		bool created = false;
 
-		if (dev_mac_len(o->devs[i], &di.mac_len) ||
-		    bpf_map__update_elem(cap->maps.dev_info, &ifindex[i], sizeof(__u32), &di,
+		if (enter_dev_net(dev_ns[i]))
+			goto cleanup;
+		fprintf(state, "netns %s\n", dev_ns[i] ? dev_ns[i] : "-");
+		if (dev_mac_len(dev_name[i], &di.mac_len))
+			goto cleanup;
+		/* dev_info is keyed by ifindex, which is per namespace: two devices with one index
+		 * must agree on their link-layer header length, or the programs would misparse. */
+		if (!bpf_map__lookup_elem(cap->maps.dev_info, &ifindex[i], sizeof(__u32), &old,
+					  sizeof(old), 0) && old.mac_len != di.mac_len) {
+			fprintf(stderr, "syntwin-loader: %s has ifindex %u, like an earlier device with "
+				"a %u-byte link header; give one of them another index\n", o->devs[i],
+				ifindex[i], old.mac_len);
+			goto cleanup;
+		}
+		if (bpf_map__update_elem(cap->maps.dev_info, &ifindex[i], sizeof(__u32), &di,
 					 sizeof(di), BPF_ANY)) {
 			fprintf(stderr, "Failed to register device %s\n", o->devs[i]);
 			goto cleanup;
@@ -191,7 +232,7 @@ static int cmd_attach(const struct loader_opts *o)
 			goto cleanup;
 		}
 		created = !err;
-		fprintf(state, "dev %u %s %d\n", ifindex[i], o->devs[i], created);
+		fprintf(state, "dev %u %s %d\n", ifindex[i], dev_name[i], created);
 		fflush(state);
 		err = bpf_tc_attach(&hook, &tco);
 		if (err) {
@@ -244,7 +285,7 @@ static int cmd_detach(void)
 		int created;
 
 		if (sscanf(line, "netns %63s", name) == 1) {
-			if (strcmp(name, "-") && enter_net(name))
+			if (enter_dev_net(strcmp(name, "-") ? name : NULL))
 				failures++;
 		} else if (sscanf(line, "dev %u %63s %d", &ifindex, name, &created) == 3) {
 			LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex,
@@ -387,6 +428,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	libbpf_set_print(libbpf_print);
+	home_net = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	if (o.cmd == CMD_ATTACH)
 		return cmd_attach(&o);
 	if (o.cmd == CMD_DETACH)

@@ -23,9 +23,11 @@ mkdir -p "$tmp/a/init" "$tmp/b/init" "$tmp/series"
 cp "$ref/src/init/main.c" "$tmp/a/init/main.c"
 sed 's|^\tpr_notice("%s", linux_banner);|&\n\tpr_notice("SYNTWIN_MARKER\\n");|' "$tmp/a/init/main.c" |
 	sed "s|SYNTWIN_MARKER|syntwin-series-test|" >"$tmp/b/init/main.c"
-(cd "$tmp" && diff -u a/init/main.c b/init/main.c >series/0001-trivial.patch) || true
-grep -q syntwin-series-test "$tmp/series/0001-trivial.patch" || { echo "FAIL: could not make the test patch"; exit 1; }
-printf '# test series\n0001-trivial.patch\n' >"$tmp/series/series"
+(cd "$tmp" && diff -u a/init/main.c b/init/main.c >series/0099-trivial.patch) || true
+grep -q syntwin-series-test "$tmp/series/0099-trivial.patch" || { echo "FAIL: could not make the test patch"; exit 1; }
+# The reviewer's case: the reference series plus one patch of theirs.
+cp "$ROOT"/kernel-series/*.patch "$tmp/series/"
+{ cat "$ROOT/kernel-series/series"; echo 0099-trivial.patch; } >"$tmp/series/series"
 
 key=$(kernel_key 6.1 "$tmp/series" "$ROOT/kernel-series/qemu.config")
 check [ "$key" != "$refkey" ]
@@ -51,7 +53,7 @@ check "$EXPECT" --status 2 --stderr "no 'series' file" -- "$BK" --series "$tmp/e
 mkdir "$tmp/missing" && echo "0001-gone.patch" >"$tmp/missing/series"
 check "$EXPECT" --status 2 --stderr "names '0001-gone.patch', which does not exist" -- "$BK" --series "$tmp/missing"
 mkdir "$tmp/broken"
-sed 's/linux_banner);$/linux_banner_NOT_THERE);/' "$tmp/series/0001-trivial.patch" >"$tmp/broken/0001-broken.patch"
+sed 's/linux_banner);$/linux_banner_NOT_THERE);/' "$tmp/series/0099-trivial.patch" >"$tmp/broken/0001-broken.patch"
 echo 0001-broken.patch >"$tmp/broken/series"
 check "$EXPECT" --status 2 --stderr "patch 0001-broken.patch does not apply" --stderr "Hunk #1 FAILED" \
 	-- "$BK" --series "$tmp/broken" --base "$ref"

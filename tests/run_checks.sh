@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # `syntwin run` end to end. usage: run_checks.sh clean|corrupt
 #  clean:   10,000 connections -> exit 0, 0 unexplained, both explained reasons present, complete
-#  corrupt: every 49th BPF record (10 of them, all before the syncookie phase) corrupted (test-only hook) -> exit 1, decoded diffs, pcap
+#  corrupt: every 97th BPF record (10 of them, all before the syncookie phase) corrupted (test-only hook) -> exit 1, decoded diffs, pcap
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 out=$(mktemp -d)
@@ -23,16 +23,29 @@ clean)
 	check [ "$(num syncookie)" = 100 ]
 	check [ "$(num bind_miss)" = 0 ]
 	check [ "$(num TCPTimeWaitOverflow)" = 0 ]
+	# The series' counter patch: the proof is exact, and every other connection was saved.
+	check grep -q '"syncookie_proof": "TCPSynNotSavedCookie"' "$out/summary.json"
+	check [ "$(num TCPSynNotSavedCookie)" = 100 ]
+	check [ "$(num TCPSynSaved)" = 9900 ]
 	check [ "$(num unbound_captures)" = 0 ]
 	check [ "$(num bound)" -ge 10000 ]
 	check grep -q '"partial": false' "$out/summary.json"
-	check [ "$(wc -l <"$out/connections.jsonl")" = 10000 ]
+	# The series' SYN-ACK patch: every client socket checked in the active direction too.
+	check [ "$(num active_connections)" = 10000 ]
+	check [ "$(num active_bound)" -ge 10000 ]
+	check [ "$(num active_bind_miss)" = 0 ]
+	check [ "$(grep -c '"direction":"active"' "$out/connections.jsonl")" = 10000 ]
+	check [ "$(wc -l <"$out/connections.jsonl")" = 20000 ]
+	# The socket-knob generator named every connection, and the SYNs had many shapes.
+	check [ "$(num sockets)" = 10000 ]
+	check [ "$(num distinct_syn_shapes)" -ge 30 ]
 	check grep -q '"reason":"ipv4-option-rewrite"' "$out/connections.jsonl"
 	check grep -q '"small_buffer":"ok"' "$out/connections.jsonl"
 	check sh -c "! grep -q '\"small_buffer\":\"[^o\"]' '$out/connections.jsonl'"
 	;;
 corrupt)
-	"$ROOT/syntwin" run --connections 500 --test-corrupt 49 --out "$out" >"$out/log" 2>&1
+	# 500 passive + 500 active records: every 97th corrupted, 10 in all, before the cookie phase
+	"$ROOT/syntwin" run --connections 500 --test-corrupt 97 --out "$out" >"$out/log" 2>&1
 	rc=$?
 	tail -n 5 "$out/log"
 	check [ "$rc" = 1 ]

@@ -6,7 +6,9 @@
 #                        [--base KDIR]
 # Prints the kernel cache directory (holding bzImage, config, release) as the last stdout line.
 # --extra layers patches (mutants) over the series; --base starts from an already built tree so
-# only what the extra patches touch is recompiled.
+# only what the patches touch is recompiled. Without --base, a kept tree of the same version and
+# config fragment is used as the base if there is one (so a new series builds incrementally).
+# On a base, patches the base has beyond the common prefix with the new list are reversed first.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -81,6 +83,31 @@ src=$SYNTWIN_CACHE/build-$ver
 exec 8>"$src.lock"
 flock 8
 rm -rf "$src"
+fraghash=$(sha256sum <"$frag" | cut -c1-64)
+wanted=$(for p in $(series_patches "$sdir") $extras; do printf '%s\n' "$p"; done)
+# How many of the wanted patches (in order, by content) kernel dir $1's tree already has.
+common_prefix() {
+	_i=0
+	for _h in $(find "$1/applied" -type f 2>/dev/null | LC_ALL=C sort); do
+		_w=$(printf '%s\n' "$wanted" | sed -n "$((_i + 1))p")
+		[ -n "$_w" ] && cmp -s "$_h" "$_w" || break
+		_i=$((_i + 1))
+	done
+	echo "$_i"
+}
+if [ -z "$base" ] && [ -z "$extras" ]; then
+	best=-1
+	for d in "$SYNTWIN_CACHE"/kernel/"$ver"-*/; do
+		d=${d%/}
+		[ -f "$d/done" ] && [ -d "$d/src" ] && [ -d "$d/applied" ] &&
+			[ "$(cat "$d/frag_hash" 2>/dev/null)" = "$fraghash" ] &&
+			[ "$(cat "$d/pkgver" 2>/dev/null)" = "$pkgver" ] || continue
+		c=$(common_prefix "$d")
+		[ "$c" -gt "$best" ] || continue
+		best=$c base=$d
+	done
+	[ -z "$base" ] || say "incremental build on the kept tree $base ($best patch(es) in common)"
+fi
 if [ -n "$base" ]; then
 	[ -f "$base/done" ] && [ -d "$base/src" ] || die "--base $base: not a kept kernel build tree"
 	stage "restoring built tree $base"
@@ -106,12 +133,27 @@ apply() {
 	patch -d "$src" -p1 --batch --forward --no-backup-if-mismatch -s <"$1" >>"$log" 2>&1
 	say "applied $(basename "$1")"
 }
-npatch=0
-for p in $(series_patches "$sdir") $extras; do
-	apply "$p"
-	npatch=$((npatch + 1))
+# A base's applied/ lists what its tree already has. Keep the common prefix (same content, same
+# order); reverse the rest of the base's patches, newest first, then apply the rest.
+have= keep=0
+if [ -n "$base" ]; then
+	have=$(find "$base/applied" -type f 2>/dev/null | LC_ALL=C sort)
+	keep=$(common_prefix "$base")
+fi
+for h in $(printf '%s\n' "$have" | sed -n "$((keep + 1)),\$p" | sort -r); do
+	patch -d "$src" -p1 -R --batch --no-backup-if-mismatch -s <"$h" >>"$log" 2>&1 ||
+		die "could not reverse $(basename "$h") of base $base"
+	say "reversed $(basename "$h" | cut -c5-) (in the base, not wanted)"
 done
-stage "applied $npatch patch(es)"
+rm -rf "$kdir/applied"
+mkdir -p "$kdir/applied"
+npatch=0
+for p in $wanted; do
+	npatch=$((npatch + 1))
+	cp "$p" "$kdir/applied/$(printf '%03d' "$npatch")-$(basename "$p")"
+	[ "$npatch" -le "$keep" ] || apply "$p"
+done
+stage "applied $npatch patch(es) ($keep already in the base tree)"
 
 # 3. Configure: tinyconfig + fragment + olddefconfig, then prove every requested option survived.
 mk() { make -C "$src" -j"$(nproc)" LOCALVERSION=-syntwin "$@" >>"$log" 2>&1; }
@@ -145,14 +187,30 @@ wait "$mpid" || {
 	tail -n 30 "$log" >&2
 	die "kernel build failed; full log: $log"
 }
+# 5. C selftests the patches add (tools/testing/selftests/*/NAME.c), built for the guest; the
+#    initramfs ships them on PATH, so a series brings its own tests.
+rm -rf "$kdir/selftests"
+mkdir -p "$kdir/selftests"
+for p in $(series_patches "$sdir") $extras; do
+	sed -n 's|^+++ b/\(tools/testing/selftests/[^ 	]*\.c\)\([ 	].*\)\{0,1\}$|\1|p' "$p"
+done | sort -u | while read -r t; do
+	[ -f "$src/$t" ] || continue
+	name=$(basename "$t" .c)
+	gcc -O2 -Wall -iquote "$src/$(dirname "$t")" -o "$kdir/selftests/$name" "$src/$t" -lpthread \
+		>>"$log" 2>&1 || die "selftest $t does not compile; see $log"
+	printf '%s\n' "$name" >>"$kdir/selftests/selftests.list"
+	say "selftest $name built"
+done
 cp "$src/arch/x86/boot/bzImage" "$kdir/bzImage"
 cp "$src/.config" "$kdir/config"
 make -s -C "$src" LOCALVERSION=-syntwin kernelrelease >"$kdir/release"
 printf '%s\n' "$key" >"$kdir/key"
+printf '%s\n' "$fraghash" >"$kdir/frag_hash"
+printf '%s\n' "$pkgver" >"$kdir/pkgver"
 printf '%s\n' "$(series_hash "$sdir")" >"$kdir/series_hash"
-# Trees built from scratch are kept (as bases for incremental builds, e.g. mutants); trees built
-# on a base are thrown away (about 1.5 GB each).
-if [ -z "$base" ]; then
+# Trees of series builds are kept (as bases for incremental builds: mutants, other series);
+# trees with --extra patches (mutants) are thrown away (about 1.5 GB each).
+if [ -z "$extras" ]; then
 	rm -rf "$kdir/src"
 	mv "$src" "$kdir/src"
 else

@@ -3,19 +3,20 @@
 # Build (or reuse) the guest initramfs: busybox-static, the host's ip/tc/bpftool, the project's
 # guest binaries (a directory), every shared library they need, and vm/init.sh as /init.
 #
-# usage: mkinitramfs.sh [--bin-dir DIR]
+# usage: mkinitramfs.sh [--bin-dir DIR]...   (guest programs: build/guest, the kernel's selftests)
 # Prints the path of the gzip'd cpio as the last stdout line. Cached by the content of every input.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-bindir=
+bindirs=
 while [ $# -gt 0 ]; do
 	case $1 in
-	--bin-dir) [ $# -ge 2 ] || usage_die "--bin-dir needs a directory"; bindir=$2; shift 2 ;;
+	--bin-dir) [ $# -ge 2 ] || usage_die "--bin-dir needs a directory"
+		[ -d "$2" ] || usage_die "--bin-dir $2: no such directory"
+		bindirs="$bindirs $2"; shift 2 ;;
 	*) usage_die "mkinitramfs: unknown argument '$1'" ;;
 	esac
 done
-[ -z "$bindir" ] || [ -d "$bindir" ] || usage_die "--bin-dir $bindir: no such directory"
 
 busybox=/bin/busybox
 [ -x "$busybox" ] && file_is_static=$(ldd "$busybox" 2>&1 | grep -c 'not a dynamic' || true) || file_is_static=0
@@ -25,9 +26,11 @@ busybox=/bin/busybox
 host_tools="/usr/sbin/ip /usr/sbin/tc /usr/sbin/bpftool /bin/dash"
 for t in $host_tools; do [ -x "$t" ] || die "$t missing (apt-get install iproute2 bpftool)"; done
 
+# shellcheck disable=SC2086 # directory paths without spaces
+bin_files() { [ -z "$bindirs" ] || find $bindirs -maxdepth 1 -type f | LC_ALL=C sort; }
 guest_files() {
 	printf '%s\n' "$busybox" $host_tools "$SYNTWIN_ROOT/vm/init.sh" "$0"
-	[ -z "$bindir" ] || find "$bindir" -maxdepth 1 -type f | LC_ALL=C sort
+	bin_files
 }
 key=$(guest_files | while read -r f; do printf '%s %s\n' "$f" "$(sha256sum <"$f" | cut -c1-64)"; done |
 	sha256sum | cut -c1-16)
@@ -70,8 +73,8 @@ for t in $host_tools; do
 	copy_libs "$t"
 done
 ln -sf dash "$root/bin/sh"
-if [ -n "$bindir" ]; then
-	find "$bindir" -maxdepth 1 -type f | while read -r f; do
+if [ -n "$bindirs" ]; then
+	bin_files | while read -r f; do
 		cp "$f" "$root/syntwin/bin/"
 		case $(head -c 4 "$f" | od -An -c | tr -d ' ') in
 		177ELF) copy_libs "$f" ;;

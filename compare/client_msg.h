@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What syntwin-client (and the other generators) tell syntwin-server, over a path-bound unix
+ * datagram socket (reachable from both network namespaces; datagrams keep their boundaries):
+ *  - GEN, before each connect(): which generator made the connection from which source port,
+ *    its index and its knob values or profile, so every record names how its SYN was made;
+ *  - RECORD, after it (the active direction): the SYN-ACK headers the client's kernel saved
+ *    (TCP_SAVE_SYN before connect(), kernel-series/0002) with the socket cookie; the server
+ *    compares them with the witness's capture like a passive connection;
+ *  - DONE at the end, with the number of RECORDs sent.
+ */
+#ifndef SYNTWIN_CLIENT_MSG_H
+#define SYNTWIN_CLIENT_MSG_H
+
+#include <stdint.h>
+
+#define CLIENT_SOCK_PATH "/run/syntwin-client.sock"
+#define SYNTWIN_MD5_KEY "syntwin-md5-key" /* TCP_MD5SIG key of the MD5 source addresses */
+
+enum active_kind {
+	ACTIVE_RECORD = 1,	/* one connected socket */
+	ACTIVE_DONE = 2,	/* the client run is over; count = records it sent */
+	CLIENT_GEN = 3,		/* a connection is about to be made from client_port */
+};
+
+struct active_msg {
+	uint32_t kind;
+	uint32_t count;
+	uint64_t index;		/* connection number within its generator run */
+	char gen[16];		/* "sockets", "crafted", ... */
+	char knobs[208];	/* knob values or profile name */
+	uint64_t cookie;	/* SO_COOKIE of the client socket */
+	int32_t family, mode, native_len;
+	uint16_t server_port, client_port;
+	char server[46], client[46];
+	char small[160];	/* read_native_checked()'s verdict on the small-buffer contract */
+	uint8_t native[1024];
+};
+
+#endif
