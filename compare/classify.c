@@ -9,7 +9,8 @@
 
 const char *const verdict_names[V_MAX] = { "identical", "explained", "differ", "native-missing",
 					   "bpf-missing" };
-const char *const reason_names[R_MAX] = { "", "ipv4-option-rewrite", "syncookie" };
+const char *const reason_names[R_MAX] = { "", "ipv4-option-rewrite", "syncookie",
+					   "vlan-offload" };
 
 int ipv4_expected_rewrite(const uint8_t *ip, size_t hl, uint8_t *want, uint8_t *any)
 {
@@ -99,7 +100,9 @@ static void describe_diff(const uint8_t *a, const uint8_t *b, size_t len, size_t
 int classify(const struct compare_input *in, struct compare_result *out)
 {
 	const uint8_t *view;
-	size_t vlen, off, i;
+	uint8_t untagged[512];
+	size_t vlen, off, i, mac;
+	bool vlan = false;
 
 	memset(out, 0, sizeof(*out));
 	out->diff_off = -1;
@@ -130,7 +133,32 @@ int classify(const struct compare_input *in, struct compare_result *out)
 	}
 	view = in->bpf + off;
 	vlen = in->bpf_len - off;
+	mac = in->mode == 2 ? in->bpf_mac_len : 0;
+	/*
+	 * An 802.1Q/802.1ad tag in the captured bytes (the inner tag of a QinQ frame: the outer one
+	 * is already in skb metadata at tc ingress) is moved into metadata by the kernel's second
+	 * receive round (skb_vlan_untag()) before TCP saves the MAC header, so mode 2's copy has a
+	 * 14-byte MAC header without it. Compare against the capture with that tag taken out.
+	 */
+	if (mac == 18 && vlen <= sizeof(untagged) && in->native_len + 4 == vlen &&
+	    ((view[12] == 0x81 && view[13] == 0x00) || (view[12] == 0x88 && view[13] == 0xa8))) {
+		memcpy(untagged, view, 12);
+		memcpy(untagged + 12, view + 16, vlen - 16);
+		view = untagged;
+		vlen -= 4;
+		mac = 14;
+		vlan = true;
+	}
 	if (vlen == in->native_len && memcmp(view, in->native, vlen) == 0) {
+		if (vlan) {
+			out->verdict = V_EXPLAINED;
+			out->reason = R_VLAN_OFFLOAD;
+			snprintf(out->detail, sizeof(out->detail),
+				 "the capture's in-band VLAN tag (ethertype %02x%02x) is in skb "
+				 "metadata when TCP saves the MAC header; all else equal",
+				 in->bpf[off + 12], in->bpf[off + 13]);
+			return 0;
+		}
 		out->verdict = V_IDENTICAL;
 		return 0;
 	}
@@ -143,11 +171,11 @@ int classify(const struct compare_input *in, struct compare_result *out)
 			 "difference at %zu", in->native_len, vlen, i);
 		return 1;
 	}
-	describe_diff(in->native, view, vlen, in->mode == 2 ? in->bpf_mac_len : 0, (long)i,
-		      out->detail, sizeof(out->detail));
+	describe_diff(in->native, view, vlen, mac, (long)i, out->detail, sizeof(out->detail));
 
-	/* IPv4 options the kernel rewrites on receive: explained only if every byte matches. */
-	size_t ip = in->mode == 2 ? in->bpf_mac_len : 0;
+	/* IPv4 options the kernel rewrites on receive: explained only if every byte matches
+	 * (after taking out an in-band VLAN tag, as above). */
+	size_t ip = mac;
 	size_t hl = (view[ip] & 0x0f) * 4u;
 
 	if ((view[ip] >> 4) == 4 && hl > 20 && ip + hl <= vlen) {

@@ -289,6 +289,9 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	c->bpf_len = in.bpf_len;
 	c->bpf_mac_len = in.bpf_mac_len;
 	c->small_buffer = small;
+	if (have_bpf && rec.vlan_present)
+		snprintf(c->bpf_vlan, sizeof(c->bpf_vlan), "%04x:%u", ntohs(rec.vlan_proto),
+			 rec.vlan_tci & 0x0fffu);
 	report_conn(rep, c);
 }
 
@@ -480,7 +483,8 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 		 "  \"generators\": {\"sockets\": %llu, \"unknown\": %llu},\n"
 		 "  \"distinct_syn_shapes\": %llu,\n"
 		 "  \"identical\": %llu,\n  \"explained\": {\"ipv4-option-rewrite\": %llu, "
-		 "\"syncookie\": %llu},\n  \"unexplained\": %llu,\n  \"differ\": %llu,\n"
+		 "\"syncookie\": %llu, \"vlan-offload\": %llu},\n  \"unexplained\": %llu,\n"
+		 "  \"differ\": %llu,\n"
 		 "  \"native_missing\": %llu,\n  \"bpf_missing\": %llu,\n"
 		 "  \"small_buffer_checks\": %llu,\n  \"unbound_captures\": %llu,\n"
 		 "  \"tcpext\": {%s},\n  \"syncookie_proof\": \"%s\",\n"
@@ -492,7 +496,8 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 		 (unsigned long long)st->shapes,
 		 (unsigned long long)st->verdict[V_IDENTICAL],
 		 (unsigned long long)st->reason[R_IPV4_OPTION_REWRITE],
-		 (unsigned long long)st->reason[R_SYNCOOKIE], (unsigned long long)st->unexplained,
+		 (unsigned long long)st->reason[R_SYNCOOKIE],
+		 (unsigned long long)st->reason[R_VLAN_OFFLOAD], (unsigned long long)st->unexplained,
 		 (unsigned long long)st->verdict[V_DIFFER],
 		 (unsigned long long)st->verdict[V_NATIVE_MISSING],
 		 (unsigned long long)st->verdict[V_BPF_MISSING],
@@ -616,11 +621,12 @@ int main(int argc, char **argv)
 		snprintf(actives, sizeof(actives), " + %llu active (SYN-ACK)",
 			 (unsigned long long)st.active);
 	printf("%llu connections%s: %llu identical, %llu explained (ipv4-option-rewrite %llu, "
-	       "syncookie %llu), %llu unexplained%s\n",
+	       "syncookie %llu, vlan-offload %llu), %llu unexplained%s\n",
 	       (unsigned long long)st.conns, actives, (unsigned long long)st.verdict[V_IDENTICAL],
 	       (unsigned long long)st.verdict[V_EXPLAINED],
 	       (unsigned long long)st.reason[R_IPV4_OPTION_REWRITE],
-	       (unsigned long long)st.reason[R_SYNCOOKIE], (unsigned long long)st.unexplained,
+	       (unsigned long long)st.reason[R_SYNCOOKIE],
+	       (unsigned long long)st.reason[R_VLAN_OFFLOAD], (unsigned long long)st.unexplained,
 	       st.partial ? " (PARTIAL)" : "");
 	capture_client_close(&cc);
 	if (rc)

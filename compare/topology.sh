@@ -25,6 +25,25 @@ up)
 	done
 	ip -n client link set c0 up
 	ip -n server link set s0 up
+	# VLANs over the veth pair: QinQ (802.1ad 10, 802.1Q 20 inside) and a single 802.1Q 30.
+	# At tc ingress the outer (or only) tag is already skb metadata; QinQ's inner tag is
+	# still in the bytes, and the kernel strips it before TCP saves the MAC header.
+	for side in c s; do
+		ns=client
+		[ $side = c ] || ns=server
+		ip -n $ns link add link ${side}0 name ${side}0.10 type vlan proto 802.1ad id 10
+		ip -n $ns link add link ${side}0.10 name ${side}0.10.20 type vlan id 20
+		ip -n $ns link add link ${side}0 name ${side}0.30 type vlan id 30
+		n=1
+		[ $side = c ] || n=2
+		ip -n $ns addr add 198.20.0.$n/24 dev ${side}0.10.20
+		ip -n $ns addr add fd00:5b5b::$n/64 dev ${side}0.10.20 nodad
+		ip -n $ns addr add 198.21.0.$n/24 dev ${side}0.30
+		ip -n $ns addr add fd00:5c5c::$n/64 dev ${side}0.30 nodad
+		for d in ${side}0.10 ${side}0.10.20 ${side}0.30; do
+			ip -n $ns link set $d up
+		done
+	done
 	ip -n server tuntap add dev tun0 mode tun
 	ip -n server addr add 198.19.0.2/24 dev tun0
 	ip -n server addr add fd00:5a5a::2/64 dev tun0 nodad

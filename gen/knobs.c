@@ -11,7 +11,7 @@
 /* Each knob is off or takes one of a few values; the mix says how often it is on. */
 const struct knob_mix knob_mix_default = {
 	.mss = 150, .rcvbuf = 150, .tos = 100, .ttl = 100, .ipopt = 60, .v6ext = 60,
-	.tfo = 50, .md5 = 30, .src_port = 50, .sysctl = 300,
+	.tfo = 50, .md5 = 30, .src_port = 50, .sysctl = 300, .vlan = 60,
 };
 /* What the first runs used: RR / TS options only (also the shape of a plain client). */
 const struct knob_mix knob_mix_plain = { .ipopt = 20 };
@@ -45,10 +45,13 @@ void knobs_pick(uint64_t *rng, uint64_t i, const struct knob_mix *mix, struct kn
 		k->ipopt = 1 + (int)(rng_next(rng) % (IPOPT_KINDS - 1));
 	if (k->family == AF_INET6 && rng_permille(rng, mix->v6ext))
 		k->v6ext = 1 + (int)(rng_next(rng) % (V6EXT_KINDS - 1));
-	/* TFO and MD5 exclude each other: the kernel does not do Fast Open on MD5 sockets. */
+	if (rng_permille(rng, mix->vlan))
+		k->vlan = 1 + (int)(rng_next(rng) % (VLAN_KINDS - 1));
+	/* TFO and MD5 exclude each other: the kernel does not do Fast Open on MD5 sockets. MD5
+	 * comes from its own address on c0 itself, so not over a VLAN. */
 	if (rng_permille(rng, mix->tfo))
 		k->tfo = 1;
-	else if (rng_permille(rng, mix->md5))
+	else if (!k->vlan && rng_permille(rng, mix->md5))
 		k->md5 = 1;
 	if (rng_permille(rng, mix->src_port))
 		k->src_port = 1; /* the client chooses a free port (it knows which it used) */
@@ -96,6 +99,8 @@ int knobs_describe(const struct knobs *k, char *buf, size_t len)
 		ADD(" md5");
 	if (k->src_port)
 		ADD(" sport=%d", k->src_port);
+	if (k->vlan)
+		ADD(" vlan=%s", k->vlan == VLAN_QINQ ? "qinq" : "1q");
 	if (k->sack >= 0)
 		ADD(" sack=%d timestamps=%d wscale=%d ecn=%d", k->sack, k->timestamps, k->wscale,
 		    k->ecn);

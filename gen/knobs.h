@@ -11,6 +11,7 @@
 
 enum ip_opt_kind { IPOPT_NONE, IPOPT_NOP, IPOPT_RR, IPOPT_TS, IPOPT_KINDS };
 enum v6_ext_kind { V6EXT_NONE, V6EXT_HOP, V6EXT_DST, V6EXT_BOTH, V6EXT_KINDS };
+enum vlan_kind { VLAN_NONE, VLAN_QINQ, VLAN_1Q, VLAN_KINDS };
 
 struct knobs {
 	int family;		/* AF_INET or AF_INET6 */
@@ -24,13 +25,14 @@ struct knobs {
 	int tfo;		/* SYN carries data (MSG_FASTOPEN) */
 	int md5;		/* TCP_MD5SIG (from the MD5 source address) */
 	int src_port;		/* bind to this source port first; 0: ephemeral */
+	int vlan;		/* enum vlan_kind: over which VLAN of the veth pair */
 	/* per-netns sysctls of the client netns, for this connection's batch; -1: unchanged */
 	int sack, timestamps, wscale, ecn;
 };
 
 /* Probabilities in permille; the default mix covers every knob value many times in 10,000. */
 struct knob_mix {
-	unsigned int mss, rcvbuf, tos, ttl, ipopt, v6ext, tfo, md5, src_port, sysctl;
+	unsigned int mss, rcvbuf, tos, ttl, ipopt, v6ext, tfo, md5, src_port, sysctl, vlan;
 };
 extern const struct knob_mix knob_mix_default, knob_mix_plain;
 

@@ -190,6 +190,27 @@ static int pick_port(uint64_t *rng)
 	return 0;
 }
 
+/* The addresses of each path: the veth itself, QinQ over it, or a single 802.1Q tag. */
+static const char *client_addr(const struct knobs *k)
+{
+	static const char *const a[VLAN_KINDS][2] = { { "198.18.0.1", "fd00:5959::1" },
+						       { "198.20.0.1", "fd00:5b5b::1" },
+						       { "198.21.0.1", "fd00:5c5c::1" } };
+
+	return a[k->vlan][k->family == AF_INET6];
+}
+
+static const char *server_addr(const struct knobs *k, const struct opts *o)
+{
+	static const char *const a[VLAN_KINDS][2] = { { NULL, NULL },
+						       { "198.20.0.2", "fd00:5b5b::2" },
+						       { "198.21.0.2", "fd00:5c5c::2" } };
+
+	if (!k->vlan)
+		return k->family == AF_INET6 ? o->s6 : o->s4;
+	return a[k->vlan][k->family == AF_INET6];
+}
+
 /* Socket with every knob applied and bound (so its source port is known before the SYN). */
 static int make_socket(struct knobs *k, const struct opts *o, uint64_t *rng)
 {
@@ -247,8 +268,7 @@ static int make_socket(struct knobs *k, const struct opts *o, uint64_t *rng)
 		k->src_port = pick_port(rng);
 	/* MD5 connections come from their own address: the server's key is per peer address. */
 	sl = make_sockaddr(k->family, k->md5 ? (v6 ? "fd00:5959::3" : "198.18.0.3") :
-					       (v6 ? "fd00:5959::1" : "198.18.0.1"),
-			   (uint16_t)k->src_port, &ss);
+					       client_addr(k), (uint16_t)k->src_port, &ss);
 	if (bind(fd, (struct sockaddr *)&ss, sl)) {
 		log_err("bind source port %d", k->src_port);
 		goto fail;
@@ -273,7 +293,7 @@ static int tell_server(const struct slot *s)
 static int start(struct slot *s, const struct opts *o)
 {
 	struct sockaddr_storage ss;
-	socklen_t sl = make_sockaddr(s->k.family, s->k.family == AF_INET ? o->s4 : o->s6,
+	socklen_t sl = make_sockaddr(s->k.family, server_addr(&s->k, o),
 				     (uint16_t)(7000 + s->k.mode), &ss);
 	int rc;
 

@@ -17,10 +17,10 @@
 #include "decode.h"
 
 enum { K_MSS, K_RCVBUF, K_TOS, K_TTL, K_IPOPT, K_V6EXT, K_TFO, K_MD5, K_SPORT, K_SACK, K_TS,
-       K_WS, K_ECN, K_MAX };
+       K_WS, K_ECN, K_VLAN, K_MAX };
 static const char *const knob_names[K_MAX] = { "mss", "rcvbuf", "tos", "ttl", "ipopt", "v6ext",
 					       "tfo", "md5", "sport", "sack", "timestamps",
-					       "wscale", "ecn" };
+					       "wscale", "ecn", "vlan" };
 static unsigned long seen[K_MAX], bad[K_MAX];
 static unsigned long plain_win[2], plain_win_n[2]; /* a plain SYN's window, per family */
 
@@ -100,6 +100,22 @@ static void expect(int k, int ok, long line_no, const char *what)
 	seen[k]++;
 	if (!ok && bad[k]++ < 3)
 		fprintf(stderr, "knob_wire_check: record %ld: %s\n", line_no, what);
+}
+
+/* VLAN: QinQ shows the inner 802.1Q tag in the bytes (18-byte MAC header) and the outer
+ * 802.1ad tag in metadata; a single tag only in metadata; no VLAN, no metadata. */
+static void check_vlan(const char *knobs, size_t mac, const char *vlan, long no)
+{
+	const char *kind = strstr(knobs, "vlan=") ? knob_str(knobs, "vlan") : "";
+
+	if (!strncmp(kind, "qinq", 4))
+		expect(K_VLAN, mac == 18 && !strcmp(vlan, "88a8:10"), no,
+		       "vlan=qinq: want an in-band tag and 88a8:10 in metadata");
+	else if (!strncmp(kind, "1q", 2))
+		expect(K_VLAN, mac == 14 && !strcmp(vlan, "8100:30"), no,
+		       "vlan=1q: want no in-band tag and 8100:30 in metadata");
+	else if (vlan[0] || mac != 14)
+		expect(K_VLAN, 0, no, "no vlan knob, but VLAN metadata or an in-band tag");
 }
 
 static void check(const char *knobs, const uint8_t *b, size_t n, size_t mac, long no)
@@ -214,10 +230,15 @@ static int pass(FILE *f, int second)
 		n = strlen(hex) / 2;
 		for (size_t i = 0; i < n; i++)
 			sscanf(hex + 2 * i, "%2hhx", &b[i]);
-		if (second)
+		if (second) {
 			check_rcvbuf(knobs, b, n, (size_t)num_field(line, "bpf_mac_len"), no);
-		else
+		} else {
+			char vlan[16] = "";
+
+			str_field(line, "bpf_vlan", vlan, sizeof(vlan));
 			check(knobs, b, n, (size_t)num_field(line, "bpf_mac_len"), no);
+			check_vlan(knobs, (size_t)num_field(line, "bpf_mac_len"), vlan, no);
+		}
 	}
 	return 0;
 }

@@ -21,6 +21,7 @@ clean)
 	check [ "$(num unexplained)" = 0 ]
 	check [ "$(num ipv4-option-rewrite)" -gt 0 ]
 	check [ "$(num syncookie)" = 100 ]
+	check [ "$(num vlan-offload)" -gt 0 ]
 	check [ "$(num bind_miss)" = 0 ]
 	check [ "$(num TCPTimeWaitOverflow)" = 0 ]
 	# The series' counter patch: the proof is exact, and every other connection was saved.

@@ -8,8 +8,12 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "check.h"
 #include "knobs.h"
+#include "profile.h"
 
 #define N 10000
 
@@ -52,7 +56,7 @@ static void test_coverage(void)
 		"tos=0x10", "tos=0x28", "tos=0x48", "tos=0xb8", "tos=0xe0",
 		"ttl=1 ", "ttl=32", "ttl=64", "ttl=128", "ttl=255",
 		"ipopt=nop", "ipopt=rr", "ipopt=ts", "v6ext=hop ", "v6ext=dst", "v6ext=hop+dst",
-		"tfo", "md5", "sport=", "sack=0", "sack=1", "timestamps=0", "timestamps=1",
+		"tfo", "md5", "sport=", "vlan=qinq", "vlan=1q", "sack=0", "sack=1", "timestamps=0", "timestamps=1",
 		"wscale=0", "wscale=1", "ecn=0", "ecn=1", "ecn=2", "plain",
 	};
 	char line[256];
@@ -80,6 +84,7 @@ static void test_families_and_modes(void)
 		CHECK(!(k.family == AF_INET6 && k.ipopt), "IPv4 options on an IPv6 socket");
 		CHECK(!(k.family == AF_INET && k.v6ext), "IPv6 extension headers on an IPv4 socket");
 		CHECK(!(k.tfo && k.md5), "TFO and MD5 together");
+		CHECK(!(k.vlan && k.md5), "MD5 over a VLAN (its address is on c0 only)");
 	}
 	CHECK(seen[0][1] == 2 && seen[0][2] == 2 && seen[1][1] == 2 && seen[1][2] == 2,
 	      "families x modes not spread evenly over 8 connections");
@@ -96,11 +101,63 @@ static void test_option_bytes(void)
 	CHECK_EQ_INT(knobs_v6ext_bytes(buf), 8);
 }
 
+/* The SYN profile format (profile.h): fields, exact option bytes, and file:line errors. */
+static void test_profile(void)
+{
+	static const uint8_t linux_opts[] = { 2, 4, 0x05, 0xb4, 4, 2, 8, 10, 0, 0, 0, 1, 0, 0, 0, 0,
+					      1, 3, 3, 7 };
+	struct syn_shape sh[4];
+	char err[256], path[] = "/tmp/syntwin-profile-XXXXXX";
+	size_t n = 0;
+	FILE *f;
+	int fd;
+
+	CHECK_EQ_INT(profile_parse_line("linux family=4 ttl=64 win=64240 "
+					"tcpopt=mss:1460,sok,ts:1:0,nop,ws:7", "t", &sh[0], err,
+					sizeof(err)), 1);
+	CHECK(!strcmp(sh[0].name, "t/linux"), "name %s", sh[0].name);
+	CHECK_EQ_INT(sh[0].tcpopt_len, sizeof(linux_opts));
+	CHECK(!memcmp(sh[0].tcpopt, linux_opts, sizeof(linux_opts)), "option bytes");
+	CHECK_EQ_INT(profile_parse_line("edge family=6 flags=SEC res=1 urg=7 flow=5 "
+					"ext=hop:010400000000,dst:010400000000 "
+					"tcpopt=eol,hex:aabbcc", "t", &sh[1], err, sizeof(err)), 1);
+	CHECK_EQ_INT(sh[1].flags, 0x02 | 0x40 | 0x80);
+	CHECK_EQ_INT(sh[1].next_ext, 2);
+	CHECK_EQ_INT(sh[1].ext[1].type, 60);
+	CHECK_EQ_INT(profile_parse_line("  # just a comment", "t", &sh[2], err, sizeof(err)), 0);
+	CHECK_EQ_INT(profile_parse_line("", "t", &sh[2], err, sizeof(err)), 0);
+	CHECK_EQ_INT(profile_parse_line("x family=4 tcpopt=mss:1460,nop", "t", &sh[2], err,
+					sizeof(err)), -1);
+	CHECK_STR_CONTAINS(err, "not a multiple of 4");
+	CHECK_EQ_INT(profile_parse_line("x family=4 colour=blue", "t", &sh[2], err, sizeof(err)), -1);
+	CHECK_STR_CONTAINS(err, "unknown field 'colour'");
+	CHECK_EQ_INT(profile_parse_line("x family=6 ipopt=01010100", "t", &sh[2], err,
+					sizeof(err)), -1);
+	CHECK_STR_CONTAINS(err, "IPv4 fields");
+	CHECK_EQ_INT(profile_parse_line("x family=4 flags=A", "t", &sh[2], err, sizeof(err)), -1);
+	CHECK_EQ_INT(profile_parse_line("x family=4 tcpopt=wat", "t", &sh[2], err, sizeof(err)), -1);
+	CHECK_EQ_INT(profile_parse_line("x family=4 bad=doff-long", "t", &sh[2], err, sizeof(err)), 1);
+	CHECK_EQ_INT(sh[2].bad, BAD_DOFF_LONG);
+
+	fd = mkstemp(path);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	CHECK(f != NULL, "temp profile");
+	if (!f)
+		return;
+	fprintf(f, "# two good, then a bad one\na family=4\nb family=6\nc family=5\n");
+	fclose(f);
+	CHECK_EQ_INT(profile_load(path, sh, 4, &n, err, sizeof(err)), -1);
+	CHECK_EQ_INT(n, 2);
+	CHECK_STR_CONTAINS(err, ":4: family=5");
+	unlink(path);
+}
+
 int main(void)
 {
 	test_reproducible();
 	test_coverage();
 	test_families_and_modes();
 	test_option_bytes();
+	test_profile();
 	return check_report("test_gen");
 }

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SYN shapes from data files (gen/profiles/NAME.syn): one SYN per line, in the spirit of
+ * packetdrill's one-line packets. Format (README "SYN profiles"):
+ *
+ *   # comment
+ *   SHAPE family=4|6 [ttl=N] [df=0|1] [ipid=N] [tos=N] [flow=N] [win=N] [flags=S[E][C][U][P]]
+ *         [res=N] [urg=N] [tcpopt=ITEM,ITEM,...] [ipopt=HEX] [ext=hop:HEX|dst:HEX,...]
+ *         [bad=csum|doff-short|doff-long]
+ *
+ * tcpopt items: mss:N  ws:N  sok  ts:VAL:ECR  nop  eol  hex:BYTES (raw option bytes, e.g. an
+ * unknown kind or padding after EOL). The list is the exact option byte sequence and must be a
+ * multiple of 4 bytes, at most 40. ipopt is raw IPv4 option bytes (multiple of 4, at most 40).
+ * ext is the IPv6 extension-header chain in order; each HEX is the header's bytes after next
+ * header and length, so 2 + len(HEX) must be a multiple of 8. bad= makes a SYN the kernel must
+ * drop: a wrong TCP checksum, a data offset below 5, or one beyond the packet.
+ */
+#ifndef SYNTWIN_PROFILE_H
+#define SYNTWIN_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SHAPE_MAX_EXT 4
+
+enum shape_bad { BAD_NONE, BAD_CSUM, BAD_DOFF_SHORT, BAD_DOFF_LONG };
+
+struct syn_shape {
+	char name[48];		/* "<file stem>/<shape>" */
+	int family;		/* 4 or 6 */
+	int ttl, df, tos;
+	uint16_t ipid, win, urg;
+	uint32_t flow;
+	uint8_t flags;		/* TCP flags byte: SYN plus ECE/CWR/URG/PSH as asked */
+	uint8_t res;		/* the 4 reserved bits (incl. AE/NS) of the data-offset byte */
+	uint8_t tcpopt[40], ipopt[40];
+	size_t tcpopt_len, ipopt_len;
+	int next_ext;
+	struct {
+		uint8_t type;	/* 0 hop-by-hop, 60 destination options */
+		uint8_t body[64];
+		size_t len;	/* bytes after next-header and length */
+	} ext[SHAPE_MAX_EXT];
+	int bad;		/* enum shape_bad */
+};
+
+/*
+ * Parses one line (no newline) into @s; @stem names the file. Returns 1 for a shape, 0 for a
+ * blank or comment line, -1 with @err set (the caller adds file:line).
+ */
+int profile_parse_line(const char *line, const char *stem, struct syn_shape *s, char *err,
+		       size_t errlen);
+
+/*
+ * Appends every shape of file @path to @out (capacity @cap, count in *@n). Returns 0, or -1 with
+ * "path:line: what" in @err.
+ */
+int profile_load(const char *path, struct syn_shape *out, size_t cap, size_t *n, char *err,
+		 size_t errlen);
+
+#endif
