@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 enum verdict { V_IDENTICAL, V_EXPLAINED, V_DIFFER, V_NATIVE_MISSING, V_BPF_MISSING, V_MAX };
-enum reason { R_NONE, R_IPV4_OPTION_REWRITE, R_SYNCOOKIE, R_VLAN_OFFLOAD, R_MAX };
+enum reason { R_NONE, R_IPV4_OPTION_REWRITE, R_SYNCOOKIE, R_VLAN_OFFLOAD, R_REJECTED, R_MAX };
 
 extern const char *const verdict_names[V_MAX];
 extern const char *const reason_names[R_MAX];

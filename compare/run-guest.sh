@@ -24,9 +24,22 @@ syntwin-loader attach --netns server --dev s0 --dev tun0 $cdev --cgroup /sys/fs/
 ip netns exec server sh -c "echo $((4 * n + 4096)) > /proc/sys/net/ipv4/tcp_max_tw_buckets"
 # Fast Open SYNs carry data without a cookie; the server takes it without one (TFO 0x202).
 ip netns exec server sh -c "echo 514 > /proc/sys/net/ipv4/tcp_fastopen"
-ncookie=$((n / 100))
+# The mix: default = 5% crafted SYNs on tun0 (every profile shape, plus the must-drop ones),
+# the rest from the socket-knob client; sockets / plain = the client only; crafted = tun only.
+case $mix in
+replay)
+	# every SYN of the capture the host put in the share; nothing else
+	n=$(syntwin-crafted --replay /mnt/share/replay.pcap --count) || exit 2
+	ncrafted=0 ;;
+crafted) ncrafted=$n ;;
+default) ncrafted=$((n / 20)) ;;
+*) ncrafted=0 ;;
+esac
+nsockets=$((n - ncrafted))
+[ "$mix" != replay ] || nsockets=0
+ncookie=$((nsockets / 100))
 rm -f /tmp/server-ready
-syntwin-server --out /mnt/share --connections "$n" --active "$([ -n "$active" ] && echo "$n" || echo 0)" \
+syntwin-server --out /mnt/share --connections "$n" --active "$([ -n "$active" ] && echo "$nsockets" || echo 0)" \
 	--seed "$seed" --series-hash "$shash" --ready-file /tmp/server-ready "$@" &
 spid=$!
 i=0
@@ -37,10 +50,18 @@ while [ ! -e /tmp/server-ready ]; do
 	sleep 0.1
 done
 crc=0
-echo "client: $n connections, the last $ncookie with syncookies forced${active:+; active direction checked}"
-# shellcheck disable=SC2086
-syntwin-client --connections "$n" --seed "$seed" --syncookie-tail "$ncookie" --mix "$mix" \
-	--parallel "$parallel" $active || crc=$?
+if [ "$mix" = replay ]; then
+	syntwin-crafted --replay /mnt/share/replay.pcap || crc=$?
+elif [ "$ncrafted" -gt 0 ]; then
+	syntwin-crafted --connections "$ncrafted" --seed "$seed" || crc=$?
+fi
+if [ "$nsockets" -gt 0 ]; then
+	echo "client: $nsockets connections, the last $ncookie with syncookies forced${active:+; active direction checked}"
+	# shellcheck disable=SC2086
+	syntwin-client --connections "$nsockets" --seed "$seed" --syncookie-tail "$ncookie" \
+		--mix "$([ "$mix" = plain ] && echo plain || echo default)" --parallel "$parallel" \
+		$active || crc=$?
+fi
 src=0
 wait $spid || src=$?
 syntwin-loader detach >/dev/null

@@ -28,6 +28,7 @@
 #include "capture_client.h"
 #include "classify.h"
 #include "decode.h"
+#include "inet_csum.h"
 #include "native_read.h"
 #include "net_helpers.h"
 #include "parse_num.h"
@@ -45,7 +46,7 @@ struct opts {
 struct stats {
 	uint64_t conns, verdict[V_MAX], reason[R_MAX], unexplained, small_buffer_checks;
 	uint64_t active, active_announced, compared;
-	uint64_t shapes, gen_sockets, gen_unknown;
+	uint64_t shapes, gen_sockets, gen_unknown, gen_crafted, rejected;
 	int64_t cookies_base, tcpext_base[4];
 	const char *cookie_proof; /* the TcpExt counter that proves a syncookie validation */
 	bool partial;
@@ -97,7 +98,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		else if (!strcmp(a, "--ready-file"))
 			o->ready_file = v;
 		else if (!strcmp(a, "--connections"))
-			rc = parse_u64_range(a, v, 1, 100000000, &o->connections, err, sizeof(err));
+			rc = parse_u64_range(a, v, 0, 100000000, &o->connections, err, sizeof(err));
 		else if (!strcmp(a, "--seed"))
 			rc = parse_u64_range(a, v, 0, UINT64_MAX, &o->seed, err, sizeof(err));
 		else if (!strcmp(a, "--small-buffer-permille"))
@@ -255,6 +256,13 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 		in.syncookie_proven = seen > st->reason[R_SYNCOOKIE];
 	}
 	bad = classify(&in, &res);
+	if (c->gen && !strcmp(c->gen, "rejected")) {
+		res.verdict = V_DIFFER;
+		res.reason = R_NONE;
+		snprintf(res.detail, sizeof(res.detail), "the kernel accepted a SYN it must drop (%s)",
+			 c->knobs);
+		bad = 1;
+	}
 	if (small[0] && strcmp(small, "ok")) {
 		/* The API broke its contract: unexplained, whatever the bytes say. */
 		if (!bad) {
@@ -273,6 +281,8 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 			count_shape(st, shape_of(rec.data, rec.cap_len, rec.mac_len));
 		if (c->gen && !strcmp(c->gen, "sockets"))
 			st->gen_sockets++;
+		else if (c->gen && !strcmp(c->gen, "crafted"))
+			st->gen_crafted++;
 		else
 			st->gen_unknown++;
 	}
@@ -431,21 +441,94 @@ static int active_socket(void)
 	return fd;
 }
 
+static bool declared_rejected(const struct capture_key *k);
+
+/* Unbound captures, less the must-drop SYNs (reported on their own as rejected-by-kernel). */
 static int count_unbound(const struct capture_key *k, const struct capture_rec *r, void *arg)
 {
-	(void)k, (void)r;
-	(*(uint64_t *)arg)++;
+	(void)r;
+	if (!declared_rejected(k))
+		(*(uint64_t *)arg)++;
 	return 0;
 }
 
 /* Name every capture no accepted socket took: each is a SYN the kernel did not turn into an
  * accepted connection, or a binding the witness missed. */
+/* A generator said this SYN must be dropped (gen "rejected"). */
+static bool declared_rejected(const struct capture_key *k)
+{
+	struct gen_info *g = gen_slot(k->family, ntohs(k->sport));
+
+	return g->set && !strcmp(g->gen, "rejected");
+}
+
+/*
+ * Evidence in the captured bytes that the kernel had to drop the SYN: a data offset below 5 or
+ * beyond the packet (the witness flags CAP_F_PARSE_ERR), or a TCP checksum that does not add up
+ * (a SYN without payload is captured whole). Returns what it found, or NULL.
+ */
+static const char *rejection_evidence(const struct capture_rec *r)
+{
+	struct syn_layout l;
+	const uint8_t *ip = r->data + r->mac_len;
+	size_t tot;
+
+	if (r->flags & CAP_F_PARSE_ERR)
+		return "the TCP data offset is below 5 or beyond the packet";
+	if (syn_layout(r->data, r->cap_len, r->mac_len, &l) || !l.family)
+		return NULL;
+	tot = l.family == AF_INET ? (size_t)(ip[2] << 8 | ip[3]) : 40u + (size_t)(ip[4] << 8 | ip[5]);
+	if (tot != l.net_len + l.tcp_len)
+		return NULL; /* payload not captured: the checksum cannot be checked */
+	if ((l.family == AF_INET ? tcp_csum4(ip + 12, ip + 16, r->data + l.tcp_off, l.tcp_len) :
+				   tcp_csum6(ip + 8, ip + 24, r->data + l.tcp_off, l.tcp_len)) != 0)
+		return "the TCP checksum is wrong";
+	return NULL;
+}
+
+struct unbound_ctx {
+	const struct opts *o;
+	struct report *rep;
+	struct stats *st;
+};
+
+/*
+ * Captures no accepted socket took. A SYN a generator declared must-drop, with the evidence in
+ * its bytes, is explained (rejected-by-kernel) and recorded; a declared one without evidence is
+ * unexplained; any other is printed decoded and counted in unbound_captures.
+ */
 static int print_unbound(const struct capture_key *k, const struct capture_rec *r, void *arg)
 {
+	struct unbound_ctx *u = arg;
 	char text[512];
 	struct syn_layout l;
 
-	(void)arg;
+	if (u && declared_rejected(k)) {
+		struct gen_info *g = gen_slot(k->family, ntohs(k->sport));
+		const char *why = rejection_evidence(r);
+		struct compare_result res = { .verdict = why ? V_EXPLAINED : V_NATIVE_MISSING,
+					      .reason = why ? R_REJECTED : R_NONE, .diff_off = -1 };
+		struct conn_record c = { .family = k->family, .mode = 0, .direction = "passive",
+					 .sport = ntohs(k->sport), .dport = ntohs(k->dport),
+					 .bpf = r->data, .bpf_len = r->cap_len,
+					 .bpf_mac_len = r->mac_len, .res = &res, .gen = g->gen,
+					 .knobs = g->knobs, .gen_index = g->index };
+
+		snprintf(res.detail, sizeof(res.detail), "%s%s",
+			 why ? "dropped by the kernel as it must be: " :
+			       "declared must-drop, no socket, but no reason to drop in its bytes",
+			 why ? why : "");
+		inet_ntop(k->family, k->saddr, c.saddr, sizeof(c.saddr));
+		inet_ntop(k->family, k->daddr, c.daddr, sizeof(c.daddr));
+		u->st->verdict[res.verdict]++;
+		u->st->reason[res.reason]++;
+		u->st->rejected++;
+		u->st->unexplained += !why;
+		if (!why)
+			fprintf(stderr, "syntwin: %s %s\n", g->knobs, res.detail);
+		report_conn(u->rep, &c);
+		return 0;
+	}
 	syn_layout(r->data, r->cap_len, r->mac_len, &l);
 	syn_decode_text(r->data, &l, text, sizeof(text));
 	fprintf(stderr, "syntwin: unbound capture (isn %u): %s\n", k->seq,
@@ -480,10 +563,12 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 	snprintf(json, sizeof(json),
 		 "{\n  \"connections\": %llu,\n  \"expected_connections\": %llu,\n"
 		 "  \"active_connections\": %llu,\n  \"expected_active\": %llu,\n"
-		 "  \"generators\": {\"sockets\": %llu, \"unknown\": %llu},\n"
+		 "  \"generators\": {\"sockets\": %llu, \"crafted\": %llu, \"rejected\": %llu, "
+		 "\"unknown\": %llu},\n"
 		 "  \"distinct_syn_shapes\": %llu,\n"
 		 "  \"identical\": %llu,\n  \"explained\": {\"ipv4-option-rewrite\": %llu, "
-		 "\"syncookie\": %llu, \"vlan-offload\": %llu},\n  \"unexplained\": %llu,\n"
+		 "\"syncookie\": %llu, \"vlan-offload\": %llu, \"rejected-by-kernel\": %llu},\n"
+		 "  \"unexplained\": %llu,\n"
 		 "  \"differ\": %llu,\n"
 		 "  \"native_missing\": %llu,\n  \"bpf_missing\": %llu,\n"
 		 "  \"small_buffer_checks\": %llu,\n  \"unbound_captures\": %llu,\n"
@@ -492,12 +577,14 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 		 "  \"seed\": %llu,\n  \"partial\": %s\n}\n",
 		 (unsigned long long)st->conns, (unsigned long long)o->connections,
 		 (unsigned long long)st->active, (unsigned long long)o->active,
-		 (unsigned long long)st->gen_sockets, (unsigned long long)st->gen_unknown,
+		 (unsigned long long)st->gen_sockets, (unsigned long long)st->gen_crafted,
+		 (unsigned long long)st->rejected, (unsigned long long)st->gen_unknown,
 		 (unsigned long long)st->shapes,
 		 (unsigned long long)st->verdict[V_IDENTICAL],
 		 (unsigned long long)st->reason[R_IPV4_OPTION_REWRITE],
 		 (unsigned long long)st->reason[R_SYNCOOKIE],
-		 (unsigned long long)st->reason[R_VLAN_OFFLOAD], (unsigned long long)st->unexplained,
+		 (unsigned long long)st->reason[R_VLAN_OFFLOAD],
+		 (unsigned long long)st->reason[R_REJECTED], (unsigned long long)st->unexplained,
 		 (unsigned long long)st->verdict[V_DIFFER],
 		 (unsigned long long)st->verdict[V_NATIVE_MISSING],
 		 (unsigned long long)st->verdict[V_BPF_MISSING],
@@ -610,7 +697,7 @@ int main(int argc, char **argv)
 		close(ufd);
 		unlink(CLIENT_SOCK_PATH);
 	}
-	capture_each_unbound(&cc, print_unbound, NULL);
+	capture_each_unbound(&cc, print_unbound, &(struct unbound_ctx){ &o, &rep, &st });
 	if (stop)
 		fprintf(stderr, "syntwin-server: stopped by signal %d; results kept, marked partial\n",
 			(int)stop);
@@ -621,12 +708,13 @@ int main(int argc, char **argv)
 		snprintf(actives, sizeof(actives), " + %llu active (SYN-ACK)",
 			 (unsigned long long)st.active);
 	printf("%llu connections%s: %llu identical, %llu explained (ipv4-option-rewrite %llu, "
-	       "syncookie %llu, vlan-offload %llu), %llu unexplained%s\n",
+	       "syncookie %llu, vlan-offload %llu, rejected-by-kernel %llu), %llu unexplained%s\n",
 	       (unsigned long long)st.conns, actives, (unsigned long long)st.verdict[V_IDENTICAL],
 	       (unsigned long long)st.verdict[V_EXPLAINED],
 	       (unsigned long long)st.reason[R_IPV4_OPTION_REWRITE],
 	       (unsigned long long)st.reason[R_SYNCOOKIE],
-	       (unsigned long long)st.reason[R_VLAN_OFFLOAD], (unsigned long long)st.unexplained,
+	       (unsigned long long)st.reason[R_VLAN_OFFLOAD],
+	       (unsigned long long)st.reason[R_REJECTED], (unsigned long long)st.unexplained,
 	       st.partial ? " (PARTIAL)" : "");
 	capture_client_close(&cc);
 	if (rc)

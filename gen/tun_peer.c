@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * syntwin-crafted (guest, server netns): a small userspace TCP peer on tun0. It writes SYNs built
+ * byte by byte from the shapes of gen/profiles/NAME.syn (what it writes arrives as ingress on tun0,
+ * where the witness watches), reads the SYN-ACK, sends the final ACK (with a timestamp echo when
+ * the SYN-ACK had one) so the server accepts a real connection, and answers the server's FIN with
+ * FIN+ACK. Shapes marked bad= are SYNs the kernel must drop: they are sent once each and no
+ * answer is awaited. Before each SYN the server is told the source port and the shape's name
+ * (client_msg.h): "crafted" for shapes that must connect, "rejected" for those that must not.
+ * With --replay FILE it sends instead every SYN of a capture file (pcap_syns.h), rewriting only
+ * addresses, ports and checksums (and the IP length, as the payload is not sent): "replay".
+ * usage: syntwin-crafted --connections N [--seed S] [--profiles DIR] [--dev tun0]
+ *        syntwin-crafted --replay FILE [--count]
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/if_tun.h>
+#include <net/if.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "client_msg.h"
+#include "craft.h"
+#include "net_helpers.h"
+#include "inet_csum.h"
+#include "parse_num.h"
+#include "pcap_syns.h"
+#include "profile.h"
+#include "rng.h"
+
+#define MAX_SHAPES 512
+#define SPORT_BASE 30000
+
+static struct syn_shape shapes[MAX_SHAPES];
+static size_t nshapes;
+static int tun = -1, ufd = -1;
+static uint64_t made, failed, rejected_sent;
+static uint32_t port_tsval[65536]; /* each flow's SYN timestamp, by our port (PAWS) */
+
+static const uint8_t peer4[4] = { 198, 19, 0, 1 }, self4[4] = { 198, 19, 0, 2 };
+static const uint8_t peer6[16] = { 0xfd, 0, 0x5a, 0x5a, [15] = 1 };
+static const uint8_t self6[16] = { 0xfd, 0, 0x5a, 0x5a, [15] = 2 };
+
+static int load_profiles(const char *dir)
+{
+	struct dirent **ents;
+	char path[512], err[300];
+	int n = scandir(dir, &ents, NULL, alphasort), rc = 0;
+
+	if (n < 0) {
+		log_err("profiles directory %s", dir);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		size_t l = strlen(ents[i]->d_name);
+
+		if (!rc && l > 4 && !strcmp(ents[i]->d_name + l - 4, ".syn")) {
+			snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
+			if (profile_load(path, shapes, MAX_SHAPES, &nshapes, err, sizeof(err))) {
+				fprintf(stderr, "syntwin-crafted: %s\n", err);
+				rc = -1;
+			}
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	if (!rc && !nshapes) {
+		fprintf(stderr, "syntwin-crafted: no shapes in %s/*.syn\n", dir);
+		rc = -1;
+	}
+	return rc;
+}
+
+static int open_tun(const char *dev)
+{
+	struct ifreq ifr = { .ifr_flags = IFF_TUN | IFF_NO_PI };
+	int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC | O_NONBLOCK);
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
+	if (fd < 0 || ioctl(fd, TUNSETIFF, &ifr)) {
+		log_err("attach to %s", dev);
+		return -1;
+	}
+	return fd;
+}
+
+static int channel(void)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", CLIENT_SOCK_PATH);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
+		log_err("connect %s (is syntwin-server running?)", CLIENT_SOCK_PATH);
+		return -1;
+	}
+	return fd;
+}
+
+static int tell(const struct syn_shape *s, uint16_t sport, uint64_t i)
+{
+	struct active_msg m = { .kind = CLIENT_GEN, .family = s->family == 4 ? AF_INET : AF_INET6,
+				.index = i, .client_port = sport };
+
+	snprintf(m.gen, sizeof(m.gen), "%s", s->bad ? "rejected" : "crafted");
+	snprintf(m.knobs, sizeof(m.knobs), "%s", s->name);
+	return send(ufd, &m, sizeof(m), 0) == sizeof(m) ? 0 : -1;
+}
+
+/* One segment from the server: where its TCP header is, and what it says. */
+struct seg {
+	int family;
+	uint16_t sport, dport;
+	uint32_t seq, ack, tsval;
+	uint8_t flags;
+	bool has_ts;
+};
+
+static int parse_seg(const uint8_t *p, size_t n, struct seg *s)
+{
+	size_t off;
+	const uint8_t *t;
+
+	if (n >= 20 && p[0] >> 4 == 4 && p[9] == 6) {
+		s->family = 4;
+		off = (p[0] & 0x0f) * 4u;
+	} else if (n >= 40 && p[0] >> 4 == 6 && p[6] == 6) {
+		s->family = 6;
+		off = 40;
+	} else {
+		return -1;
+	}
+	if (off + 20 > n)
+		return -1;
+	t = p + off;
+	s->sport = (uint16_t)(t[0] << 8 | t[1]);
+	s->dport = (uint16_t)(t[2] << 8 | t[3]);
+	s->seq = (uint32_t)t[4] << 24 | t[5] << 16 | t[6] << 8 | t[7];
+	s->ack = (uint32_t)t[8] << 24 | t[9] << 16 | t[10] << 8 | t[11];
+	s->flags = t[13];
+	s->has_ts = false;
+	for (size_t i = off + 20; i < off + (t[12] >> 4) * 4u && i < n;) {
+		if (p[i] == 0)
+			break;
+		if (p[i] == 1) {
+			i++;
+			continue;
+		}
+		if (i + 1 >= n || p[i + 1] < 2)
+			break;
+		if (p[i] == 8 && p[i + 1] == 10 && i + 10 <= n) {
+			s->tsval = (uint32_t)p[i + 2] << 24 | p[i + 3] << 16 | p[i + 4] << 8 | p[i + 5];
+			s->has_ts = true;
+		}
+		i += p[i + 1];
+	}
+	return 0;
+}
+
+/* The SYN's own timestamp value (0 if it has none): later segments must not go below it, or
+ * the server's PAWS check drops them. */
+static uint32_t shape_tsval(const struct syn_shape *s)
+{
+	for (size_t i = 0; i + 1 < s->tcpopt_len;) {
+		if (s->tcpopt[i] == 0)
+			break;
+		if (s->tcpopt[i] == 1) {
+			i++;
+			continue;
+		}
+		if (s->tcpopt[i] == 8 && s->tcpopt[i + 1] == 10 && i + 10 <= s->tcpopt_len)
+			return (uint32_t)s->tcpopt[i + 2] << 24 | s->tcpopt[i + 3] << 16 |
+			       s->tcpopt[i + 4] << 8 | s->tcpopt[i + 5];
+		if (s->tcpopt[i + 1] < 2)
+			break;
+		i += s->tcpopt[i + 1];
+	}
+	return 0;
+}
+
+static struct flow flow_of(const struct syn_shape *s, uint16_t sport, uint16_t dport)
+{
+	struct flow f = { .family = s->family, .sport = sport, .dport = dport };
+
+	memcpy(f.src, s->family == 4 ? peer4 : peer6, s->family == 4 ? 4 : 16);
+	memcpy(f.dst, s->family == 4 ? self4 : self6, s->family == 4 ? 4 : 16);
+	return f;
+}
+
+/* Answers a FIN from the server (for any of our flows) with FIN+ACK, plainly. */
+static void answer_fin(const struct seg *g)
+{
+	static const struct syn_shape plain[2] = { { .family = 4, .ttl = 64, .df = 1 },
+						   { .family = 6, .ttl = 64 } };
+	const struct syn_shape *s = &plain[g->family == 6];
+	uint8_t pkt[CRAFT_MAX];
+	struct flow f = flow_of(s, g->dport, g->sport);
+	size_t n = craft_segment(s, &f, 0x11, g->ack, g->seq + 1, port_tsval[g->dport] + 2,
+				 g->has_ts ? g->tsval : 0, pkt);
+
+	if (write(tun, pkt, n) != (ssize_t)n)
+		log_err("write FIN+ACK");
+}
+
+/* Reads what tun0 has for up to @ms: FINs are answered; returns 1 when the SYN-ACK of @sport
+ * (for @isn) is seen, filling @synack. */
+static int pump(int ms, uint16_t sport, uint32_t isn, struct seg *synack)
+{
+	struct pollfd p = { .fd = tun, .events = POLLIN };
+	uint8_t buf[2048];
+	struct timespec t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		ssize_t n;
+		struct seg g;
+		long left;
+
+		while ((n = read(tun, buf, sizeof(buf))) > 0) {
+			if (parse_seg(buf, (size_t)n, &g))
+				continue;
+			if ((g.flags & 0x12) == 0x12 && sport && g.dport == sport && g.ack == isn + 1) {
+				*synack = g;
+				return 1;
+			}
+			if (g.flags & 0x01)
+				answer_fin(&g);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		left = ms - ((t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000);
+		if (left <= 0)
+			return 0;
+		poll(&p, 1, (int)left);
+	}
+}
+
+/*
+ * Writes SYN @pkt (already addressed to @sport -> @dport, checksums right or wrong on purpose),
+ * and unless @expect_drop completes the handshake. Returns 0 when it went as expected.
+ */
+static int one_syn(const uint8_t *pkt, size_t len, int family, uint16_t sport, uint16_t dport,
+		   uint32_t isn, uint32_t tsval, const char *name, int expect_drop)
+{
+	static const struct syn_shape plain[2] = { { .family = 4, .ttl = 64, .df = 1 },
+						   { .family = 6, .ttl = 64 } };
+	const struct syn_shape *ps = &plain[family == 6];
+	struct flow f = flow_of(ps, sport, dport);
+	uint8_t ack[CRAFT_MAX];
+	struct seg sa;
+	size_t n;
+
+	port_tsval[sport] = tsval;
+	if (write(tun, pkt, len) != (ssize_t)len) {
+		log_err("write SYN %s", name);
+		return -1;
+	}
+	if (expect_drop)
+		return 0;
+	if (!pump(3000, sport, isn, &sa)) {
+		if (failed < 5)
+			fprintf(stderr, "syntwin-crafted: no SYN-ACK for %s (port %u)\n", name, sport);
+		return -1;
+	}
+	n = craft_segment(ps, &f, 0x10, isn + 1, sa.seq + 1, tsval + 1, sa.has_ts ? sa.tsval : 0,
+			  ack);
+	if (write(tun, ack, n) != (ssize_t)n) {
+		log_err("write ACK %s", name);
+		return -1;
+	}
+	pump(0, 0, 0, &sa);
+	return 0;
+}
+
+/* --- replay ---------------------------------------------------------------------------- */
+
+struct replay {
+	const char *file;
+	uint64_t i, sent, skipped;
+	int count_only;
+};
+
+/* The capture's SYN with our addresses and ports, lengths and checksums fixed; its TS value. */
+static size_t readdress(const struct pcap_syn *p, uint16_t sport, uint16_t dport, uint8_t *out,
+			uint32_t *isn, uint32_t *tsval, const char **why)
+{
+	size_t len = p->net_len + p->tcp_len, o;
+	uint8_t *tcp = out + p->net_len;
+	uint16_t c;
+
+	if (len > CRAFT_MAX) {
+		*why = "headers longer than 256 bytes";
+		return 0;
+	}
+	memcpy(out, p->ip, len);
+	if (p->family == 4) {
+		for (o = 20; o < p->net_len && out[o];)
+			if (out[o] == 131 || out[o] == 137) {
+				*why = "IPv4 source routing (the kernel drops it)";
+				return 0;
+			} else {
+				o += out[o] == 1 ? 1 : (out[o + 1] ? out[o + 1] : p->net_len);
+			}
+		memcpy(out + 12, peer4, 4);
+		memcpy(out + 16, self4, 4);
+		out[2] = (uint8_t)(len >> 8), out[3] = (uint8_t)len;
+		out[10] = out[11] = 0;
+		c = csum_fold(csum_add(0, out, p->net_len));
+		memcpy(out + 10, &c, 2);
+	} else {
+		uint8_t next = out[6];
+
+		for (o = 40; o < p->net_len; o += (out[o + 1] + 1u) * 8u) {
+			if (next == 43) {
+				*why = "an IPv6 routing header";
+				return 0;
+			}
+			next = out[o];
+		}
+		memcpy(out + 8, peer6, 16);
+		memcpy(out + 24, self6, 16);
+		out[4] = (uint8_t)((len - 40) >> 8), out[5] = (uint8_t)(len - 40);
+	}
+	tcp[0] = (uint8_t)(sport >> 8), tcp[1] = (uint8_t)sport;
+	tcp[2] = (uint8_t)(dport >> 8), tcp[3] = (uint8_t)dport;
+	tcp[16] = tcp[17] = 0;
+	c = p->family == 4 ? tcp_csum4(out + 12, out + 16, tcp, p->tcp_len) :
+			     tcp_csum6(out + 8, out + 24, tcp, p->tcp_len);
+	memcpy(tcp + 16, &c, 2);
+	*isn = (uint32_t)tcp[4] << 24 | tcp[5] << 16 | tcp[6] << 8 | tcp[7];
+	*tsval = 0;
+	for (o = 20; o + 1 < p->tcp_len && tcp[o];) {
+		if (tcp[o] == 1) {
+			o++;
+			continue;
+		}
+		if (tcp[o] == 8 && tcp[o + 1] == 10 && o + 10 <= p->tcp_len)
+			*tsval = (uint32_t)tcp[o + 2] << 24 | tcp[o + 3] << 16 | tcp[o + 4] << 8 |
+				 tcp[o + 5];
+		if (tcp[o + 1] < 2)
+			break;
+		o += tcp[o + 1];
+	}
+	return len;
+}
+
+static int replay_one(const struct pcap_syn *p, void *arg)
+{
+	struct replay *r = arg;
+	uint16_t sport = (uint16_t)(SPORT_BASE + r->i % 30000), dport = (uint16_t)(7001 + r->i % 2);
+	struct active_msg m = { .kind = CLIENT_GEN, .family = p->family == 4 ? AF_INET : AF_INET6,
+				.index = p->packet, .client_port = sport };
+	uint8_t pkt[CRAFT_MAX];
+	uint32_t isn, tsval;
+	const char *why = NULL;
+	size_t len = readdress(p, sport, dport, pkt, &isn, &tsval, &why);
+	char name[64];
+
+	if (!len) {
+		fprintf(stderr, "syntwin: %s: packet %lu: %s; skipped\n", r->file, p->packet, why);
+		r->skipped++;
+		return 0;
+	}
+	r->i++;
+	if (r->count_only)
+		return 0;
+	snprintf(name, sizeof(name), "packet %lu", p->packet);
+	snprintf(m.gen, sizeof(m.gen), "replay");
+	snprintf(m.knobs, sizeof(m.knobs), "%s#%lu", r->file, p->packet);
+	if (send(ufd, &m, sizeof(m), 0) != sizeof(m)) {
+		log_err("telling the server about %s", name);
+		return -1;
+	}
+	if (one_syn(pkt, len, p->family, sport, dport, isn, tsval, name, 0))
+		failed++;
+	else
+		r->sent++;
+	return 0;
+}
+
+/* Replays @file; with @count_only prints how many SYNs would be sent and sends none. */
+static int replay(const char *file, int count_only)
+{
+	struct replay r = { .file = file, .count_only = count_only };
+	struct pcap_syn_stats st;
+	char err[512];
+
+	if (pcap_syns_each(file, replay_one, &r, &st, err, sizeof(err))) {
+		fprintf(stderr, "syntwin: %s\n", err);
+		return 2;
+	}
+	if (count_only) {
+		printf("%llu\n", (unsigned long long)r.i);
+		return 0;
+	}
+	pump(1500, 0, 0, NULL);
+	printf("replay: %lu packets, %lu SYNs: %llu replayed, %llu skipped (%lu malformed)%s%s\n",
+	       st.packets, st.syns, (unsigned long long)r.sent, (unsigned long long)r.skipped,
+	       st.malformed, st.truncated ? "; the file is truncated" : "",
+	       st.syns ? "" : "; no SYNs in this file, nothing to compare");
+	return failed ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *dir = "/src/gen/profiles", *dev = "tun0", *replay_file = NULL;
+	int count_only = 0;
+	uint64_t n = 100, seed = 1, rng;
+	char err[256];
+
+	for (int i = 1; i < argc; i += 2) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int rc = 0;
+
+		if (!strcmp(a, "--count")) {
+			count_only = 1;
+			i--;
+			continue;
+		}
+		if (!v) {
+			fprintf(stderr, "syntwin-crafted: %s: missing value\n", a);
+			return 2;
+		}
+		if (!strcmp(a, "--connections"))
+			rc = parse_u64_range(a, v, 0, 1000000, &n, err, sizeof(err));
+		else if (!strcmp(a, "--seed"))
+			rc = parse_u64_range(a, v, 0, UINT64_MAX, &seed, err, sizeof(err));
+		else if (!strcmp(a, "--profiles"))
+			dir = v;
+		else if (!strcmp(a, "--dev"))
+			dev = v;
+		else if (!strcmp(a, "--replay"))
+			replay_file = v;
+		else {
+			fprintf(stderr, "usage: syntwin-crafted --connections N [--seed S] "
+					"[--profiles DIR] [--dev tun0]\n");
+			return 2;
+		}
+		if (rc) {
+			fprintf(stderr, "syntwin-crafted: %s\n", err);
+			return 2;
+		}
+	}
+	rng = seed;
+	if (replay_file && count_only)
+		return replay(replay_file, 1);
+	if (replay_file) {
+		if ((ufd = channel()) < 0 || enter_netns("server") || (tun = open_tun(dev)) < 0)
+			return 2;
+		return replay(replay_file, 0);
+	}
+	if (load_profiles(dir) || (ufd = channel()) < 0 || enter_netns("server") ||
+	    (tun = open_tun(dev)) < 0)
+		return 2;
+
+	/* Every shape that must connect gets a turn, round robin; each bad one is sent once. */
+	uint64_t good = 0, sent_bad = 0, i = 0;
+
+	for (size_t k = 0; k < nshapes; k++)
+		good += !shapes[k].bad;
+	if (!good)
+		n = 0;
+	for (uint64_t c = 0; c < n || sent_bad < nshapes - good; i++) {
+		const struct syn_shape *s = &shapes[i % nshapes];
+		uint16_t sport = (uint16_t)(SPORT_BASE + i % 30000), dport = (uint16_t)(7001 + i % 2);
+		uint32_t isn = (uint32_t)rng_next(&rng);
+		struct flow f = flow_of(s, sport, dport);
+		uint8_t pkt[CRAFT_MAX];
+		size_t len;
+
+		if (s->bad ? i >= nshapes : (c >= n || !good))
+			continue;
+		if (tell(s, sport, i)) {
+			log_err("telling the server about %s", s->name);
+			return 2;
+		}
+		len = craft_syn(s, &f, isn, pkt);
+		if (s->bad)
+			sent_bad++;
+		else
+			c++;
+		if (one_syn(pkt, len, s->family, sport, dport, isn, shape_tsval(s), s->name, s->bad)) {
+			failed++;
+			continue;
+		}
+		if (s->bad)
+			rejected_sent++;
+		else
+			made++;
+	}
+	/* the last connections' FINs */
+	pump(1500, 0, 0, NULL);
+	printf("crafted: %llu connections from %zu shapes, %llu SYNs the kernel must drop, %llu "
+	       "failed\n", (unsigned long long)made, nshapes, (unsigned long long)rejected_sent,
+	       (unsigned long long)failed);
+	return failed ? 1 : 0;
+}
