@@ -6,10 +6,14 @@
 # On a kernel that saves SYN-ACK headers for active opens (kernel-series/0002, seen as the
 # TCPSynAckSaved counter), every client socket also checks the active direction: the witness
 # watches c0 too, and the client sends each saved SYN-ACK to the server for comparison.
-# usage: run-guest.sh CONNECTIONS SEED SERIES_HASH ENTRIES MIX PARALLEL [SERVER ARGS...]
+# usage: run-guest.sh CONNECTIONS SEED SERIES_HASH ENTRIES MIX PARALLEL RERUN [SERVER ARGS...]
+# RERUN 1: /mnt/share/rerun.jsonl is an earlier run's records (same CONNECTIONS, SEED, MIX);
+# only the connections that were not identical there are made again.
 set -eu
-n=$1 seed=$2 shash=$3 entries=$4 mix=$5 parallel=$6
-shift 6
+n=$1 seed=$2 shash=$3 entries=$4 mix=$5 parallel=$6 rerun=$7
+shift 7
+rr=
+[ "$rerun" = 0 ] || rr="--rerun /mnt/share/rerun.jsonl"
 /src/compare/topology.sh up
 active= cdev=
 if grep -q TCPSynAckSaved /proc/net/netstat; then
@@ -25,22 +29,41 @@ ip netns exec server sh -c "echo $((4 * n + 4096)) > /proc/sys/net/ipv4/tcp_max_
 # Fast Open SYNs carry data without a cookie; the server takes it without one (TFO 0x202).
 ip netns exec server sh -c "echo 514 > /proc/sys/net/ipv4/tcp_fastopen"
 # The mix: default = 5% crafted SYNs on tun0 (every profile shape, plus the must-drop ones),
-# the rest from the socket-knob client; sockets / plain = the client only; crafted = tun only.
+# 2% fuzzed ones, the rest from the socket-knob client; sockets / plain = the client only;
+# crafted = profile shapes only; fuzz = fuzzed shapes only.
 case $mix in
 replay)
 	# every SYN of the capture the host put in the share; nothing else
 	n=$(syntwin-crafted --replay /mnt/share/replay.pcap --count) || exit 2
 	ncrafted=0 ;;
 crafted) ncrafted=$n ;;
-default) ncrafted=$((n / 20)) ;;
+default) ncrafted=$((n / 20)) nfuzz=$((n / 50)) ;;
+fuzz) ncrafted=0 nfuzz=$n ;;
 *) ncrafted=0 ;;
 esac
-nsockets=$((n - ncrafted))
+nfuzz=${nfuzz:-0}
+nsockets=$((n - ncrafted - nfuzz))
 [ "$mix" != replay ] || nsockets=0
 ncookie=$((nsockets / 100))
+# What the server waits for: every connection, or in a rerun the selected ones.
+expect=$n expect_active=$nsockets
+if [ "$rerun" = 1 ]; then
+	expect=0 expect_active=0
+	if [ "$mix" = replay ]; then
+		expect=$(syntwin-crafted --replay /mnt/share/replay.pcap $rr --count)
+	else
+		[ "$ncrafted" = 0 ] || expect=$(syntwin-crafted $rr --count)
+		[ "$nfuzz" = 0 ] || expect=$((expect + $(syntwin-crafted --fuzz $rr --count)))
+		if [ "$nsockets" -gt 0 ]; then
+			expect_active=$(syntwin-client $rr --count)
+			expect=$((expect + expect_active))
+		fi
+	fi
+	echo "rerun: $expect connection(s) that were not identical"
+fi
 rm -f /tmp/server-ready
-syntwin-server --out /mnt/share --connections "$n" --active "$([ -n "$active" ] && echo "$nsockets" || echo 0)" \
-	--seed "$seed" --series-hash "$shash" --ready-file /tmp/server-ready "$@" &
+syntwin-server --out /mnt/share --connections "$expect" --active "$([ -n "$active" ] && echo "$expect_active" || echo 0)" \
+	--seed "$seed" --series-hash "$shash" --mix "$mix" --ready-file /tmp/server-ready "$@" &
 spid=$!
 i=0
 while [ ! -e /tmp/server-ready ]; do
@@ -51,16 +74,20 @@ while [ ! -e /tmp/server-ready ]; do
 done
 crc=0
 if [ "$mix" = replay ]; then
-	syntwin-crafted --replay /mnt/share/replay.pcap || crc=$?
-elif [ "$ncrafted" -gt 0 ]; then
-	syntwin-crafted --connections "$ncrafted" --seed "$seed" || crc=$?
+	# shellcheck disable=SC2086
+	syntwin-crafted --replay /mnt/share/replay.pcap $rr || crc=$?
+else
+	# shellcheck disable=SC2086
+	[ "$ncrafted" = 0 ] || syntwin-crafted --connections "$ncrafted" --seed "$seed" $rr || crc=$?
+	# shellcheck disable=SC2086
+	[ "$nfuzz" = 0 ] || syntwin-crafted --fuzz --connections "$nfuzz" --seed "$((seed + 7))" $rr || crc=$?
 fi
 if [ "$nsockets" -gt 0 ]; then
 	echo "client: $nsockets connections, the last $ncookie with syncookies forced${active:+; active direction checked}"
 	# shellcheck disable=SC2086
 	syntwin-client --connections "$nsockets" --seed "$seed" --syncookie-tail "$ncookie" \
 		--mix "$([ "$mix" = plain ] && echo plain || echo default)" --parallel "$parallel" \
-		$active || crc=$?
+		$active $rr || crc=$?
 fi
 src=0
 wait $spid || src=$?

@@ -38,7 +38,7 @@
 #define PORT_BASE 7001
 
 struct opts {
-	const char *out, *netns, *series_hash, *ready_file;
+	const char *out, *netns, *series_hash, *ready_file, *mix, *rerun_of;
 	uint64_t connections, seed, small_buffer_permille, idle_s, test_corrupt, active;
 	bool hex_all;
 };
@@ -46,7 +46,7 @@ struct opts {
 struct stats {
 	uint64_t conns, verdict[V_MAX], reason[R_MAX], unexplained, small_buffer_checks;
 	uint64_t active, active_announced, compared;
-	uint64_t shapes, gen_sockets, gen_unknown, gen_crafted, rejected;
+	uint64_t shapes, gen_sockets, gen_unknown, gen_crafted, gen_fuzz, rejected;
 	int64_t cookies_base, tcpext_base[4];
 	const char *cookie_proof; /* the TcpExt counter that proves a syncookie validation */
 	bool partial;
@@ -66,7 +66,8 @@ static void on_signal(int sig) { stop = sig; }
 static const char usage[] =
 	"usage: syntwin-server --out DIR [--connections N] [--seed S] [--netns NAME]\n"
 	"                      [--series-hash H] [--small-buffer-permille P] [--idle-timeout S]\n"
-	"                      [--ready-file F] [--active N] [--hex-all] [--test-corrupt K]\n"
+	"                      [--ready-file F] [--active N] [--hex-all] [--mix NAME]\n"
+	"                      [--rerun-of DIR] [--test-corrupt K]\n"
 	"  --hex-all         both byte strings in every JSONL record, not only differing ones\n"
 	"  --active N        also expect N active-direction records from syntwin-client\n"
 	"  --test-corrupt K  TEST ONLY: flip one byte of every K-th BPF record before comparing\n";
@@ -75,7 +76,8 @@ static int parse(int argc, char **argv, struct opts *o)
 {
 	char err[256];
 
-	*o = (struct opts){ .netns = "server", .series_hash = "", .connections = 10000,
+	*o = (struct opts){ .netns = "server", .series_hash = "", .mix = "", .rerun_of = "",
+			    .connections = 10000,
 			    .seed = 1, .small_buffer_permille = 50, .idle_s = 30 };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -97,6 +99,10 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->series_hash = v;
 		else if (!strcmp(a, "--ready-file"))
 			o->ready_file = v;
+		else if (!strcmp(a, "--mix"))
+			o->mix = v;
+		else if (!strcmp(a, "--rerun-of"))
+			o->rerun_of = v;
 		else if (!strcmp(a, "--connections"))
 			rc = parse_u64_range(a, v, 0, 100000000, &o->connections, err, sizeof(err));
 		else if (!strcmp(a, "--seed"))
@@ -283,6 +289,8 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 			st->gen_sockets++;
 		else if (c->gen && !strcmp(c->gen, "crafted"))
 			st->gen_crafted++;
+		else if (c->gen && !strcmp(c->gen, "fuzz"))
+			st->gen_fuzz++;
 		else
 			st->gen_unknown++;
 	}
@@ -563,7 +571,8 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 	snprintf(json, sizeof(json),
 		 "{\n  \"connections\": %llu,\n  \"expected_connections\": %llu,\n"
 		 "  \"active_connections\": %llu,\n  \"expected_active\": %llu,\n"
-		 "  \"generators\": {\"sockets\": %llu, \"crafted\": %llu, \"rejected\": %llu, "
+		 "  \"generators\": {\"sockets\": %llu, \"crafted\": %llu, \"fuzz\": %llu, "
+		 "\"rejected\": %llu, "
 		 "\"unknown\": %llu},\n"
 		 "  \"distinct_syn_shapes\": %llu,\n"
 		 "  \"identical\": %llu,\n  \"explained\": {\"ipv4-option-rewrite\": %llu, "
@@ -574,10 +583,12 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 		 "  \"small_buffer_checks\": %llu,\n  \"unbound_captures\": %llu,\n"
 		 "  \"tcpext\": {%s},\n  \"syncookie_proof\": \"%s\",\n"
 		 "  \"bpf_counters\": {%s},\n  \"kernel\": \"%s\",\n  \"series_hash\": \"%s\",\n"
-		 "  \"seed\": %llu,\n  \"partial\": %s\n}\n",
+		 "  \"seed\": %llu,\n  \"mix\": \"%s\",\n  \"rerun_of\": \"%s\",\n"
+		 "  \"partial\": %s\n}\n",
 		 (unsigned long long)st->conns, (unsigned long long)o->connections,
 		 (unsigned long long)st->active, (unsigned long long)o->active,
 		 (unsigned long long)st->gen_sockets, (unsigned long long)st->gen_crafted,
+		 (unsigned long long)st->gen_fuzz,
 		 (unsigned long long)st->rejected, (unsigned long long)st->gen_unknown,
 		 (unsigned long long)st->shapes,
 		 (unsigned long long)st->verdict[V_IDENTICAL],
@@ -590,7 +601,7 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 		 (unsigned long long)st->verdict[V_BPF_MISSING],
 		 (unsigned long long)st->small_buffer_checks, (unsigned long long)unbound,
 		 tcpx, st->cookie_proof, counters,
-		 u.release, o->series_hash, (unsigned long long)o->seed,
+		 u.release, o->series_hash, (unsigned long long)o->seed, o->mix, o->rerun_of,
 		 st->partial ? "true" : "false");
 	return write_file_atomic(o->out, "summary.json", json);
 }

@@ -31,6 +31,7 @@
 #include "native_read.h"
 #include "net_helpers.h"
 #include "parse_num.h"
+#include "rerun.h"
 #include "rng.h"
 
 #define MAX_PARALLEL 64
@@ -41,11 +42,13 @@
 static const char usage[] =
 	"usage: syntwin-client [--connections N] [--seed S] [--netns NAME] [--mix default|plain]\n"
 	"                      [--parallel K] [--active] [--small-buffer-permille P]\n"
-	"                      [--syncookie-tail N] [--server4 A] [--server6 A]\n";
+	"                      [--syncookie-tail N] [--server4 A] [--server6 A]\n"
+	"                      [--rerun JSONL [--count]]\n";
 
 struct opts {
 	uint64_t n, seed, small, parallel, cookie_tail;
-	const char *netns, *s4, *s6;
+	const char *netns, *s4, *s6, *rerun;
+	bool count;
 	const struct knob_mix *mix;
 	bool active;
 };
@@ -71,8 +74,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int rc = 0;
 
-		if (!strcmp(a, "--active")) {
-			o->active = true;
+		if (!strcmp(a, "--active") || !strcmp(a, "--count")) {
+			*(a[2] == 'a' ? &o->active : &o->count) = true;
 			continue;
 		}
 		if (!v) {
@@ -94,6 +97,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->mix = !strcmp(v, "plain") ? &knob_mix_plain : &knob_mix_default;
 		else if (!strcmp(a, "--netns"))
 			o->netns = v;
+		else if (!strcmp(a, "--rerun"))
+			o->rerun = v;
 		else if (!strcmp(a, "--server4"))
 			o->s4 = v;
 		else if (!strcmp(a, "--server6"))
@@ -422,9 +427,16 @@ int main(int argc, char **argv)
 	struct opts o;
 	uint64_t rng;
 	bool cookies = false;
+	struct rerun_set only = { 0 };
 
 	if (parse(argc, argv, &o))
 		return 2;
+	if (o.rerun && rerun_load(o.rerun, "sockets", &only))
+		return 2;
+	if (o.count) {
+		printf("%zu\n", only.n);
+		return 0;
+	}
 	rng = o.seed;
 	ufd = server_channel();
 	ns_server = open_ns("server");
@@ -456,6 +468,14 @@ int main(int argc, char **argv)
 			if (slots[j].fd < 0)
 				s = &slots[j];
 		knobs_pick(&rng, i, o.mix, &k);
+		if (o.rerun && !rerun_has(&only, i)) {
+			/* not rerun: draw what making it would have drawn, so the rest stays equal */
+			if (k.src_port)
+				pick_port(&rng);
+			if (o.active)
+				rng_permille(&rng, (unsigned int)o.small);
+			continue;
+		}
 		s->i = i;
 		s->fd = make_socket(&k, &o, &rng);
 		s->k = k;

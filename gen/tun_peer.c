@@ -11,6 +11,8 @@
  * addresses, ports and checksums (and the IP length, as the payload is not sent): "replay".
  * usage: syntwin-crafted --connections N [--seed S] [--profiles DIR] [--dev tun0]
  *        syntwin-crafted --replay FILE [--count]
+ * With --rerun JSONL only the connections that were not identical in that earlier run are made
+ * (their indexes, or packet numbers for a replay); --count prints how many would connect.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -37,6 +39,7 @@
 #include "parse_num.h"
 #include "pcap_syns.h"
 #include "profile.h"
+#include "rerun.h"
 #include "rng.h"
 
 #define MAX_SHAPES 512
@@ -47,6 +50,8 @@ static size_t nshapes;
 static int tun = -1, ufd = -1;
 static uint64_t made, failed, rejected_sent;
 static uint32_t port_tsval[65536]; /* each flow's SYN timestamp, by our port (PAWS) */
+static struct rerun_set only;
+static const char *rerun_file;
 
 static const uint8_t peer4[4] = { 198, 19, 0, 1 }, self4[4] = { 198, 19, 0, 2 };
 static const uint8_t peer6[16] = { 0xfd, 0, 0x5a, 0x5a, [15] = 1 };
@@ -108,13 +113,20 @@ static int channel(void)
 	return fd;
 }
 
+static int fuzz_mode;
+static char fuzz_hex[81];
+
 static int tell(const struct syn_shape *s, uint16_t sport, uint64_t i)
 {
 	struct active_msg m = { .kind = CLIENT_GEN, .family = s->family == 4 ? AF_INET : AF_INET6,
 				.index = i, .client_port = sport };
 
-	snprintf(m.gen, sizeof(m.gen), "%s", s->bad ? "rejected" : "crafted");
-	snprintf(m.knobs, sizeof(m.knobs), "%s", s->name);
+	snprintf(m.gen, sizeof(m.gen), "%s", s->bad ? "rejected" : fuzz_mode ? "fuzz" : "crafted");
+	if (fuzz_mode)
+		snprintf(m.knobs, sizeof(m.knobs), "%s ttl=%d win=%u tos=0x%02x tcpopt=%s", s->name,
+			 s->ttl, s->win, s->tos, fuzz_hex);
+	else
+		snprintf(m.knobs, sizeof(m.knobs), "%s", s->name);
 	return send(ufd, &m, sizeof(m), 0) == sizeof(m) ? 0 : -1;
 }
 
@@ -168,10 +180,12 @@ static int parse_seg(const uint8_t *p, size_t n, struct seg *s)
 	return 0;
 }
 
-/* The SYN's own timestamp value (0 if it has none): later segments must not go below it, or
- * the server's PAWS check drops them. */
+/* The SYN's own timestamp value (0 if it has none; the last one if it has several, as the
+ * kernel keeps the last): later segments must not go below it, or PAWS drops them. */
 static uint32_t shape_tsval(const struct syn_shape *s)
 {
+	uint32_t v = 0;
+
 	for (size_t i = 0; i + 1 < s->tcpopt_len;) {
 		if (s->tcpopt[i] == 0)
 			break;
@@ -180,13 +194,13 @@ static uint32_t shape_tsval(const struct syn_shape *s)
 			continue;
 		}
 		if (s->tcpopt[i] == 8 && s->tcpopt[i + 1] == 10 && i + 10 <= s->tcpopt_len)
-			return (uint32_t)s->tcpopt[i + 2] << 24 | s->tcpopt[i + 3] << 16 |
-			       s->tcpopt[i + 4] << 8 | s->tcpopt[i + 5];
+			v = (uint32_t)s->tcpopt[i + 2] << 24 | s->tcpopt[i + 3] << 16 |
+			    s->tcpopt[i + 4] << 8 | s->tcpopt[i + 5];
 		if (s->tcpopt[i + 1] < 2)
 			break;
 		i += s->tcpopt[i + 1];
 	}
-	return 0;
+	return v;
 }
 
 static struct flow flow_of(const struct syn_shape *s, uint16_t sport, uint16_t dport)
@@ -282,6 +296,76 @@ static int one_syn(const uint8_t *pkt, size_t len, int family, uint16_t sport, u
 	return 0;
 }
 
+/* --- fuzz ------------------------------------------------------------------------------ */
+
+/*
+ * A mutation of @base the kernel must still accept: a new TCP option list of random legal
+ * options (NOP, MSS, window scale, SACK-permitted, timestamps, unknown kinds with random data,
+ * EOL with trailing bytes), padded to a multiple of 4 and at most 40 bytes, and random window,
+ * TTL, DSCP, IP ID and DF. Never kind 19 (TCP-MD5: unsigned listeners drop it) or 34 (Fast Open
+ * cookie). The name records the option bytes, so the record says what was sent.
+ */
+static void fuzz_shape(const struct syn_shape *base, uint64_t *rng, struct syn_shape *s)
+{
+	size_t len = 0, want = (rng_next(rng) % 11) * 4;
+	char hex[81];
+
+	*s = *base;
+	s->ipopt_len = 0;
+	s->next_ext = 0;
+	while (len < want) {
+		size_t room = want - len;
+		uint8_t *o = s->tcpopt + len;
+		int pick = (int)(rng_next(rng) % 7);
+
+		if (pick == 0 || room < 2) {
+			o[0] = 1, len += 1;
+		} else if (pick == 1 && room >= 4) {
+			o[0] = 2, o[1] = 4, o[2] = (uint8_t)(rng_next(rng) % 6 + 1),
+			o[3] = (uint8_t)rng_next(rng), len += 4;
+		} else if (pick == 2 && room >= 3) {
+			o[0] = 3, o[1] = 3, o[2] = (uint8_t)(rng_next(rng) % 15), len += 3;
+		} else if (pick == 3) {
+			o[0] = 4, o[1] = 2, len += 2;
+		} else if (pick == 4 && room >= 10) {
+			o[0] = 8, o[1] = 10;
+			for (int b = 2; b < 10; b++)
+				o[b] = (uint8_t)rng_next(rng);
+			len += 10;
+		} else if (pick == 5) {
+			size_t l = 2 + rng_next(rng) % (room - 1 < 7 ? room - 1 : 7);
+			uint8_t kind;
+
+			do
+				kind = (uint8_t)(9 + rng_next(rng) % 245);
+			while (kind == 19 || kind == 34 || kind == 29 || kind == 30);
+			o[0] = kind, o[1] = (uint8_t)l;
+			for (size_t b = 2; b < l; b++)
+				o[b] = (uint8_t)rng_next(rng);
+			len += l;
+		} else {
+			/* EOL ends the list; what follows it is padding, any value */
+			o[0] = 0;
+			for (size_t b = 1; b < room; b++)
+				o[b] = (uint8_t)rng_next(rng);
+			len = want;
+		}
+	}
+	s->tcpopt_len = want;
+	s->win = (uint16_t)rng_next(rng);
+	s->ttl = (int)(1 + rng_next(rng) % 255);
+	s->tos = (int)(rng_next(rng) & 0xfc);
+	s->ipid = (uint16_t)rng_next(rng);
+	s->df = (int)(rng_next(rng) % 2);
+	for (size_t b = 0; b < want; b++)
+		snprintf(hex + 2 * b, 3, "%02x", s->tcpopt[b]);
+	hex[2 * want] = 0;
+	snprintf(s->name, sizeof(s->name), "fuzz/%.12s:%s", strchr(base->name, '/') + 1,
+		 want ? "opts" : "none");
+	/* the full option bytes go in the record through the name's sibling below */
+	snprintf(fuzz_hex, sizeof(fuzz_hex), "%s", hex);
+}
+
 /* --- replay ---------------------------------------------------------------------------- */
 
 struct replay {
@@ -372,6 +456,10 @@ static int replay_one(const struct pcap_syn *p, void *arg)
 		return 0;
 	}
 	r->i++;
+	if (rerun_file && !rerun_has(&only, p->packet)) {
+		r->i--;
+		return 0;
+	}
 	if (r->count_only)
 		return 0;
 	snprintf(name, sizeof(name), "packet %lu", p->packet);
@@ -422,8 +510,8 @@ int main(int argc, char **argv)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int rc = 0;
 
-		if (!strcmp(a, "--count")) {
-			count_only = 1;
+		if (!strcmp(a, "--count") || !strcmp(a, "--fuzz")) {
+			*(a[2] == 'c' ? &count_only : &fuzz_mode) = 1;
 			i--;
 			continue;
 		}
@@ -441,6 +529,8 @@ int main(int argc, char **argv)
 			dev = v;
 		else if (!strcmp(a, "--replay"))
 			replay_file = v;
+		else if (!strcmp(a, "--rerun"))
+			rerun_file = v;
 		else {
 			fprintf(stderr, "usage: syntwin-crafted --connections N [--seed S] "
 					"[--profiles DIR] [--dev tun0]\n");
@@ -452,12 +542,26 @@ int main(int argc, char **argv)
 		}
 	}
 	rng = seed;
+	if (rerun_file && rerun_load(rerun_file, replay_file ? "replay" : fuzz_mode ? "fuzz" :
+				     "crafted,rejected", &only))
+		return 2;
 	if (replay_file && count_only)
 		return replay(replay_file, 1);
 	if (replay_file) {
 		if ((ufd = channel()) < 0 || enter_netns("server") || (tun = open_tun(dev)) < 0)
 			return 2;
 		return replay(replay_file, 0);
+	}
+	if (count_only) {
+		/* the connections a rerun makes: the selected indexes that are not must-drop */
+		uint64_t cnt = 0;
+
+		if (load_profiles(dir))
+			return 2;
+		for (size_t j = 0; j < only.n; j++)
+			cnt += fuzz_mode || !shapes[only.idx[j] % nshapes].bad;
+		printf("%llu\n", (unsigned long long)cnt);
+		return 0;
 	}
 	if (load_profiles(dir) || (ufd = channel()) < 0 || enter_netns("server") ||
 	    (tun = open_tun(dev)) < 0)
@@ -470,9 +574,21 @@ int main(int argc, char **argv)
 		good += !shapes[k].bad;
 	if (!good)
 		n = 0;
-	for (uint64_t c = 0; c < n || sent_bad < nshapes - good; i++) {
+	for (uint64_t c = 0; c < n || (!fuzz_mode && sent_bad < nshapes - good); i++) {
 		const struct syn_shape *s = &shapes[i % nshapes];
-		uint16_t sport = (uint16_t)(SPORT_BASE + i % 30000), dport = (uint16_t)(7001 + i % 2);
+		struct syn_shape fz;
+
+		if (fuzz_mode) {
+			/* a good base shape, mutated; must-drop ones are not fuzzed */
+			while (shapes[i % nshapes].bad)
+				i++;
+			fuzz_shape(&shapes[i % nshapes], &rng, &fz);
+			s = &fz;
+		}
+		/* fuzz runs after the profile run: other ports, or the server's TIME_WAIT sockets of
+		 * the same 4-tuples would turn some SYNs away */
+		uint16_t sport = (uint16_t)((fuzz_mode ? 2000 : SPORT_BASE) + i % 28000);
+		uint16_t dport = (uint16_t)(7001 + i % 2);
 		uint32_t isn = (uint32_t)rng_next(&rng);
 		struct flow f = flow_of(s, sport, dport);
 		uint8_t pkt[CRAFT_MAX];
@@ -480,6 +596,14 @@ int main(int argc, char **argv)
 
 		if (s->bad ? i >= nshapes : (c >= n || !good))
 			continue;
+		if (rerun_file && !rerun_has(&only, i)) {
+			/* not rerun: walk past it as the earlier run did */
+			if (s->bad)
+				sent_bad++;
+			else
+				c++;
+			continue;
+		}
 		if (tell(s, sport, i)) {
 			log_err("telling the server about %s", s->name);
 			return 2;
@@ -500,8 +624,9 @@ int main(int argc, char **argv)
 	}
 	/* the last connections' FINs */
 	pump(1500, 0, 0, NULL);
-	printf("crafted: %llu connections from %zu shapes, %llu SYNs the kernel must drop, %llu "
-	       "failed\n", (unsigned long long)made, nshapes, (unsigned long long)rejected_sent,
+	printf("%s: %llu connections from %zu %sshapes, %llu SYNs the kernel must drop, %llu "
+	       "failed\n", fuzz_mode ? "fuzz" : "crafted", (unsigned long long)made, nshapes,
+	       fuzz_mode ? "fuzzed profile " : "", (unsigned long long)rejected_sent,
 	       (unsigned long long)failed);
 	return failed ? 1 : 0;
 }
