@@ -27,6 +27,7 @@ struct active_msg {
 	uint32_t kind;
 	uint32_t count;
 	uint64_t index;		/* connection number within its generator run */
+	uint64_t seed;		/* the generator run's seed: (gen, seed, index) remakes the SYN */
 	char gen[16];		/* "sockets", "crafted", ... */
 	char knobs[208];	/* knob values or profile name */
 	uint64_t cookie;	/* SO_COOKIE of the client socket */

@@ -78,7 +78,7 @@ int report_conn(struct report *r, const struct conn_record *c)
 		"{\"n\":%llu,\"direction\":\"%s\",\"family\":%d,\"mode\":%d,\"saddr\":\"%s\",\"daddr\":\"%s\",\"sport\":%u,"
 		"\"dport\":%u,\"cookie\":%llu,\"native_len\":%zu,\"bpf_len\":%zu,\"bpf_mac_len\":%zu,"
 		"\"verdict\":\"%s\",\"reason\":\"%s\",\"diff_offset\":%ld,\"detail\":\"%s\","
-		"\"small_buffer\":\"%s\",\"bpf_vlan\":\"%s\",\"gen\":\"%s\",\"gen_index\":%llu,\"knobs\":\"%s\""
+		"\"small_buffer\":\"%s\",\"bpf_vlan\":\"%s\",\"gen\":\"%s\",\"gen_index\":%llu,\"gen_seed\":%llu,\"knobs\":\"%s\""
 		"%s%s%s%s%s}\n",
 		(unsigned long long)r->n++, c->direction ? c->direction : "passive",
 		c->family == 10 ? 6 : 4, c->mode, c->saddr, c->daddr,
@@ -86,6 +86,7 @@ int report_conn(struct report *r, const struct conn_record *c)
 		c->bpf_mac_len, verdict_names[res->verdict], reason_names[res->reason],
 		res->diff_off, res->detail, c->small_buffer ? c->small_buffer : "", c->bpf_vlan,
 		c->gen ? c->gen : "unknown", (unsigned long long)c->gen_index,
+		(unsigned long long)c->gen_seed,
 		c->knobs ? c->knobs : "",
 		hex ? ",\"native\":\"" : "", nh, hex ? "\",\"bpf\":\"" : "", bh, hex ? "\"" : "");
 	if (show) {

@@ -26,6 +26,7 @@ struct conn_record {
 	const char *small_buffer;	/* "", "ok", or what went wrong */
 	const char *gen, *knobs;	/* generator and its knob values / profile; NULL: unknown */
 	uint64_t gen_index;		/* connection number within the generator's run */
+	uint64_t gen_seed;		/* that run's seed */
 	char bpf_vlan[16];		/* the capture's VLAN metadata "proto:id", "" if none */
 };
 

@@ -20,7 +20,7 @@ if grep -q TCPSynAckSaved /proc/net/netstat; then
 	active=--active cdev="--dev c0@client"
 fi
 # shellcheck disable=SC2086
-syntwin-loader attach --netns server --dev s0 --dev tun0 $cdev --cgroup /sys/fs/cgroup --entries "$entries"
+syntwin-loader attach --netns server --dev s0 --dev tun0 --dev tap0 $cdev --cgroup /sys/fs/cgroup --entries "$entries"
 # Room for every TIME_WAIT socket (the netns default here is 4096). An overflowing TIME_WAIT
 # socket is destroyed at once, and a late segment of its flow then reaches the listener; while
 # syncookies are forced its cookie is still valid and the kernel accepts a second connection
@@ -29,7 +29,8 @@ ip netns exec server sh -c "echo $((4 * n + 4096)) > /proc/sys/net/ipv4/tcp_max_
 # Fast Open SYNs carry data without a cookie; the server takes it without one (TFO 0x202).
 ip netns exec server sh -c "echo 514 > /proc/sys/net/ipv4/tcp_fastopen"
 # The mix: default = 5% crafted SYNs on tun0 (every profile shape, plus the must-drop ones),
-# 2% fuzzed ones, the rest from the socket-knob client; sockets / plain = the client only;
+# 2% fuzzed ones, 1% profile shapes as Ethernet frames on tap0, the rest from the socket-knob
+# client; sockets / plain = the client only;
 # crafted = profile shapes only; fuzz = fuzzed shapes only.
 case $mix in
 replay)
@@ -37,12 +38,12 @@ replay)
 	n=$(syntwin-crafted --replay /mnt/share/replay.pcap --count) || exit 2
 	ncrafted=0 ;;
 crafted) ncrafted=$n ;;
-default) ncrafted=$((n / 20)) nfuzz=$((n / 50)) ;;
+default) ncrafted=$((n / 20)) nfuzz=$((n / 50)) ntap=$((n / 100)) ;;
 fuzz) ncrafted=0 nfuzz=$n ;;
 *) ncrafted=0 ;;
 esac
-nfuzz=${nfuzz:-0}
-nsockets=$((n - ncrafted - nfuzz))
+nfuzz=${nfuzz:-0} ntap=${ntap:-0}
+nsockets=$((n - ncrafted - nfuzz - ntap))
 [ "$mix" != replay ] || nsockets=0
 ncookie=$((nsockets / 100))
 # What the server waits for: every connection, or in a rerun the selected ones.
@@ -54,6 +55,7 @@ if [ "$rerun" = 1 ]; then
 	else
 		[ "$ncrafted" = 0 ] || expect=$(syntwin-crafted $rr --count)
 		[ "$nfuzz" = 0 ] || expect=$((expect + $(syntwin-crafted --fuzz $rr --count)))
+		[ "$ntap" = 0 ] || expect=$((expect + $(syntwin-crafted --tap $rr --count)))
 		if [ "$nsockets" -gt 0 ]; then
 			expect_active=$(syntwin-client $rr --count)
 			expect=$((expect + expect_active))
@@ -81,6 +83,8 @@ else
 	[ "$ncrafted" = 0 ] || syntwin-crafted --connections "$ncrafted" --seed "$seed" $rr || crc=$?
 	# shellcheck disable=SC2086
 	[ "$nfuzz" = 0 ] || syntwin-crafted --fuzz --connections "$nfuzz" --seed "$((seed + 7))" $rr || crc=$?
+	# shellcheck disable=SC2086
+	[ "$ntap" = 0 ] || syntwin-crafted --tap --dev tap0 --connections "$ntap" --seed "$((seed + 13))" $rr || crc=$?
 fi
 if [ "$nsockets" -gt 0 ]; then
 	echo "client: $nsockets connections, the last $ncookie with syncookies forced${active:+; active direction checked}"

@@ -46,7 +46,7 @@ struct opts {
 struct stats {
 	uint64_t conns, verdict[V_MAX], reason[R_MAX], unexplained, small_buffer_checks;
 	uint64_t active, active_announced, compared;
-	uint64_t shapes, gen_sockets, gen_unknown, gen_crafted, gen_fuzz, rejected;
+	uint64_t shapes, gen_sockets, gen_unknown, gen_crafted, gen_tap, gen_fuzz, rejected;
 	int64_t cookies_base, tcpext_base[4];
 	const char *cookie_proof; /* the TcpExt counter that proves a syncookie validation */
 	bool partial;
@@ -289,6 +289,8 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 			st->gen_sockets++;
 		else if (c->gen && !strcmp(c->gen, "crafted"))
 			st->gen_crafted++;
+		else if (c->gen && !strcmp(c->gen, "crafted-tap"))
+			st->gen_tap++;
 		else if (c->gen && !strcmp(c->gen, "fuzz"))
 			st->gen_fuzz++;
 		else
@@ -317,7 +319,7 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
  * (unique while the connection exists). */
 struct gen_info {
 	bool set;
-	uint64_t index;
+	uint64_t index, seed;
 	char gen[16], knobs[208];
 };
 static struct gen_info *gen_table; /* [2][65536] */
@@ -343,6 +345,7 @@ static void gen_attach(struct conn_record *c, int ufd, const struct opts *o,
 	c->gen = g->gen;
 	c->knobs = g->knobs;
 	c->gen_index = g->index;
+	c->gen_seed = g->seed;
 	g->set = false;
 }
 
@@ -393,6 +396,7 @@ static void drain_channel(int ufd, const struct opts *o, struct capture_client *
 
 			g->set = true;
 			g->index = m.index;
+			g->seed = m.seed;
 			memcpy(g->gen, m.gen, sizeof(g->gen));
 			memcpy(g->knobs, m.knobs, sizeof(g->knobs));
 			continue;
@@ -402,6 +406,7 @@ static void drain_channel(int ufd, const struct opts *o, struct capture_client *
 		c.gen = m.gen;
 		c.knobs = m.knobs;
 		c.gen_index = m.index;
+		c.gen_seed = m.seed;
 		m.small[sizeof(m.small) - 1] = 0;
 		snprintf(c.saddr, sizeof(c.saddr), "%.45s", m.server);
 		snprintf(c.daddr, sizeof(c.daddr), "%.45s", m.client);
@@ -520,7 +525,8 @@ static int print_unbound(const struct capture_key *k, const struct capture_rec *
 					 .sport = ntohs(k->sport), .dport = ntohs(k->dport),
 					 .bpf = r->data, .bpf_len = r->cap_len,
 					 .bpf_mac_len = r->mac_len, .res = &res, .gen = g->gen,
-					 .knobs = g->knobs, .gen_index = g->index };
+					 .knobs = g->knobs, .gen_index = g->index,
+					 .gen_seed = g->seed };
 
 		snprintf(res.detail, sizeof(res.detail), "%s%s",
 			 why ? "dropped by the kernel as it must be: " :
@@ -571,7 +577,8 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 	snprintf(json, sizeof(json),
 		 "{\n  \"connections\": %llu,\n  \"expected_connections\": %llu,\n"
 		 "  \"active_connections\": %llu,\n  \"expected_active\": %llu,\n"
-		 "  \"generators\": {\"sockets\": %llu, \"crafted\": %llu, \"fuzz\": %llu, "
+		 "  \"generators\": {\"sockets\": %llu, \"crafted\": %llu, \"crafted-tap\": %llu, "
+		 "\"fuzz\": %llu, "
 		 "\"rejected\": %llu, "
 		 "\"unknown\": %llu},\n"
 		 "  \"distinct_syn_shapes\": %llu,\n"
@@ -588,6 +595,7 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 		 (unsigned long long)st->conns, (unsigned long long)o->connections,
 		 (unsigned long long)st->active, (unsigned long long)o->active,
 		 (unsigned long long)st->gen_sockets, (unsigned long long)st->gen_crafted,
+		 (unsigned long long)st->gen_tap,
 		 (unsigned long long)st->gen_fuzz,
 		 (unsigned long long)st->rejected, (unsigned long long)st->gen_unknown,
 		 (unsigned long long)st->shapes,

@@ -45,6 +45,13 @@ up)
 		done
 	done
 	ip -n server tuntap add dev tun0 mode tun
+	# tap0: the crafted peer's Ethernet variant; the peer's MAC is a permanent neighbour
+	ip -n server tuntap add dev tap0 mode tap
+	ip -n server addr add 198.22.0.2/24 dev tap0
+	ip -n server addr add fd00:5d5d::2/64 dev tap0 nodad
+	ip -n server link set tap0 up
+	ip -n server neigh add 198.22.0.1 lladdr 02:00:00:53:59:01 dev tap0 nud permanent
+	ip -n server neigh add fd00:5d5d::1 lladdr 02:00:00:53:59:01 dev tap0 nud permanent
 	ip -n server addr add 198.19.0.2/24 dev tun0
 	ip -n server addr add fd00:5a5a::2/64 dev tun0 nodad
 	ip -n server link set tun0 up

@@ -61,6 +61,7 @@ struct slot {
 };
 
 static int ufd = -1, ns_client = -1, ns_server = -1;
+static uint64_t run_seed;
 static uint8_t port_used[SRC_PORT_SPAN];
 static uint64_t sent, failed, made;
 
@@ -290,6 +291,7 @@ static int tell_server(const struct slot *s)
 				.index = s->i, .client_port = socket_port(s->fd) };
 
 	snprintf(m.gen, sizeof(m.gen), "sockets");
+	m.seed = run_seed;
 	snprintf(m.knobs, sizeof(m.knobs), "%s", s->desc);
 	return send(ufd, &m, sizeof(m), 0) == sizeof(m) ? 0 : -1;
 }
@@ -360,6 +362,7 @@ static void finish(struct slot *s, const struct opts *o, uint64_t *rng)
 				*(peer ? &m.server_port : &m.client_port) = port;
 			}
 			snprintf(m.gen, sizeof(m.gen), "sockets");
+	m.seed = run_seed;
 			snprintf(m.knobs, sizeof(m.knobs), "%s", s->desc);
 			m.native_len = read_native_checked(s->fd, check, m.native, sizeof(m.native),
 							   m.small, sizeof(m.small));
@@ -438,6 +441,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	rng = o.seed;
+	run_seed = o.seed;
 	ufd = server_channel();
 	ns_server = open_ns("server");
 	if (ufd < 0 || ns_server < 0 || enter_netns(o.netns))

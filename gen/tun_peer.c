@@ -9,7 +9,8 @@
  * (client_msg.h): "crafted" for shapes that must connect, "rejected" for those that must not.
  * With --replay FILE it sends instead every SYN of a capture file (pcap_syns.h), rewriting only
  * addresses, ports and checksums (and the IP length, as the payload is not sent): "replay".
- * usage: syntwin-crafted --connections N [--seed S] [--profiles DIR] [--dev tun0]
+ * usage: syntwin-crafted --connections N [--seed S] [--profiles DIR] [--dev tun0] [--fuzz]
+ *        syntwin-crafted --tap --dev tap0 ...   (Ethernet frames on a tap device instead)
  *        syntwin-crafted --replay FILE [--count]
  * With --rerun JSONL only the connections that were not identical in that earlier run are made
  * (their indexes, or packet numbers for a replay); --count prints how many would connect.
@@ -53,9 +54,32 @@ static uint32_t port_tsval[65536]; /* each flow's SYN timestamp, by our port (PA
 static struct rerun_set only;
 static const char *rerun_file;
 
-static const uint8_t peer4[4] = { 198, 19, 0, 1 }, self4[4] = { 198, 19, 0, 2 };
-static const uint8_t peer6[16] = { 0xfd, 0, 0x5a, 0x5a, [15] = 1 };
-static const uint8_t self6[16] = { 0xfd, 0, 0x5a, 0x5a, [15] = 2 };
+/* tun0's peer and local addresses; with --tap, tap0's (198.22.0.0/24, fd00:5d5d::/64) */
+static uint8_t peer4[4] = { 198, 19, 0, 1 }, self4[4] = { 198, 19, 0, 2 };
+static uint8_t peer6[16] = { 0xfd, 0, 0x5a, 0x5a, [15] = 1 };
+static uint8_t self6[16] = { 0xfd, 0, 0x5a, 0x5a, [15] = 2 };
+/* --tap: frames carry an Ethernet header; the topology has a permanent neighbour entry for the
+ * peer's MAC, so the kernel answers without ARP or ND */
+static int tap_mode;
+static uint8_t tap_mac[6];
+static const uint8_t peer_mac[6] = { 0x02, 0x00, 0x00, 0x53, 0x59, 0x01 };
+
+/* Writes an IP packet to the device, framed for tap. */
+static ssize_t dev_write(const uint8_t *pkt, size_t len)
+{
+	uint8_t frame[14 + 2048];
+
+	if (!tap_mode)
+		return write(tun, pkt, len);
+	if (len > sizeof(frame) - 14)
+		return -1;
+	memcpy(frame, tap_mac, 6);
+	memcpy(frame + 6, peer_mac, 6);
+	frame[12] = pkt[0] >> 4 == 4 ? 0x08 : 0x86;
+	frame[13] = pkt[0] >> 4 == 4 ? 0x00 : 0xdd;
+	memcpy(frame + 14, pkt, len);
+	return write(tun, frame, len + 14) == (ssize_t)(len + 14) ? (ssize_t)len : -1;
+}
 
 static int load_profiles(const char *dir)
 {
@@ -89,13 +113,22 @@ static int load_profiles(const char *dir)
 
 static int open_tun(const char *dev)
 {
-	struct ifreq ifr = { .ifr_flags = IFF_TUN | IFF_NO_PI };
-	int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC | O_NONBLOCK);
+	struct ifreq ifr = { .ifr_flags = (tap_mode ? IFF_TAP : IFF_TUN) | IFF_NO_PI };
+	int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC | O_NONBLOCK), s;
 
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
 	if (fd < 0 || ioctl(fd, TUNSETIFF, &ifr)) {
 		log_err("attach to %s", dev);
 		return -1;
+	}
+	if (tap_mode) {
+		s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (s < 0 || ioctl(s, SIOCGIFHWADDR, &ifr)) {
+			log_err("MAC address of %s", dev);
+			return -1;
+		}
+		memcpy(tap_mac, ifr.ifr_hwaddr.sa_data, 6);
+		close(s);
 	}
 	return fd;
 }
@@ -114,6 +147,7 @@ static int channel(void)
 }
 
 static int fuzz_mode;
+static uint64_t run_seed;
 static char fuzz_hex[81];
 
 static int tell(const struct syn_shape *s, uint16_t sport, uint64_t i)
@@ -121,7 +155,9 @@ static int tell(const struct syn_shape *s, uint16_t sport, uint64_t i)
 	struct active_msg m = { .kind = CLIENT_GEN, .family = s->family == 4 ? AF_INET : AF_INET6,
 				.index = i, .client_port = sport };
 
-	snprintf(m.gen, sizeof(m.gen), "%s", s->bad ? "rejected" : fuzz_mode ? "fuzz" : "crafted");
+	snprintf(m.gen, sizeof(m.gen), "%s", s->bad ? "rejected" : fuzz_mode ? "fuzz" :
+					     tap_mode ? "crafted-tap" : "crafted");
+	m.seed = run_seed;
 	if (fuzz_mode)
 		snprintf(m.knobs, sizeof(m.knobs), "%s ttl=%d win=%u tos=0x%02x tcpopt=%s", s->name,
 			 s->ttl, s->win, s->tos, fuzz_hex);
@@ -223,7 +259,7 @@ static void answer_fin(const struct seg *g)
 	size_t n = craft_segment(s, &f, 0x11, g->ack, g->seq + 1, port_tsval[g->dport] + 2,
 				 g->has_ts ? g->tsval : 0, pkt);
 
-	if (write(tun, pkt, n) != (ssize_t)n)
+	if (dev_write(pkt, n) != (ssize_t)n)
 		log_err("write FIN+ACK");
 }
 
@@ -242,7 +278,16 @@ static int pump(int ms, uint16_t sport, uint32_t isn, struct seg *synack)
 		long left;
 
 		while ((n = read(tun, buf, sizeof(buf))) > 0) {
-			if (parse_seg(buf, (size_t)n, &g))
+			const uint8_t *ip = buf;
+
+			if (tap_mode) {
+				if (n < 14 || (memcmp(buf + 12, "\x08\x00", 2) &&
+					       memcmp(buf + 12, "\x86\xdd", 2)))
+					continue;
+				ip += 14;
+				n -= 14;
+			}
+			if (parse_seg(ip, (size_t)n, &g))
 				continue;
 			if ((g.flags & 0x12) == 0x12 && sport && g.dport == sport && g.ack == isn + 1) {
 				*synack = g;
@@ -275,7 +320,7 @@ static int one_syn(const uint8_t *pkt, size_t len, int family, uint16_t sport, u
 	size_t n;
 
 	port_tsval[sport] = tsval;
-	if (write(tun, pkt, len) != (ssize_t)len) {
+	if (dev_write(pkt, len) != (ssize_t)len) {
 		log_err("write SYN %s", name);
 		return -1;
 	}
@@ -288,7 +333,7 @@ static int one_syn(const uint8_t *pkt, size_t len, int family, uint16_t sport, u
 	}
 	n = craft_segment(ps, &f, 0x10, isn + 1, sa.seq + 1, tsval + 1, sa.has_ts ? sa.tsval : 0,
 			  ack);
-	if (write(tun, ack, n) != (ssize_t)n) {
+	if (dev_write(ack, n) != (ssize_t)n) {
 		log_err("write ACK %s", name);
 		return -1;
 	}
@@ -510,8 +555,8 @@ int main(int argc, char **argv)
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int rc = 0;
 
-		if (!strcmp(a, "--count") || !strcmp(a, "--fuzz")) {
-			*(a[2] == 'c' ? &count_only : &fuzz_mode) = 1;
+		if (!strcmp(a, "--count") || !strcmp(a, "--fuzz") || !strcmp(a, "--tap")) {
+			*(a[2] == 'c' ? &count_only : a[2] == 'f' ? &fuzz_mode : &tap_mode) = 1;
 			i--;
 			continue;
 		}
@@ -542,8 +587,13 @@ int main(int argc, char **argv)
 		}
 	}
 	rng = seed;
+	run_seed = seed;
+	if (tap_mode) {
+		peer4[1] = self4[1] = 22; /* 198.22.0.1 -> 198.22.0.2 */
+		peer6[2] = self6[2] = 0x5d, peer6[3] = self6[3] = 0x5d;
+	}
 	if (rerun_file && rerun_load(rerun_file, replay_file ? "replay" : fuzz_mode ? "fuzz" :
-				     "crafted,rejected", &only))
+				     tap_mode ? "crafted-tap,rejected" : "crafted,rejected", &only))
 		return 2;
 	if (replay_file && count_only)
 		return replay(replay_file, 1);
