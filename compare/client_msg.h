@@ -38,4 +38,7 @@ struct active_msg {
 	uint8_t native[1024];
 };
 
-#endif
+/* A datagram socket connected to the server's CLIENT_SOCK_PATH, or -1 (message printed). */
+int client_channel_connect(void);
+
+#endif /* SYNTWIN_CLIENT_MSG_H */

@@ -410,19 +410,6 @@ static void reap(struct slot *slots, int nslots, bool all, const struct opts *o,
 	}
 }
 
-static int server_channel(void)
-{
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", CLIENT_SOCK_PATH);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
-		log_err("connect %s (is syntwin-server running?)", CLIENT_SOCK_PATH);
-		return -1;
-	}
-	return fd;
-}
-
 int main(int argc, char **argv)
 {
 	struct slot slots[MAX_PARALLEL];
@@ -442,7 +429,7 @@ int main(int argc, char **argv)
 	}
 	rng = o.seed;
 	run_seed = o.seed;
-	ufd = server_channel();
+	ufd = client_channel_connect();
 	ns_server = open_ns("server");
 	if (ufd < 0 || ns_server < 0 || enter_netns(o.netns))
 		return 2;

@@ -133,19 +133,6 @@ static int open_tun(const char *dev)
 	return fd;
 }
 
-static int channel(void)
-{
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", CLIENT_SOCK_PATH);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
-		log_err("connect %s (is syntwin-server running?)", CLIENT_SOCK_PATH);
-		return -1;
-	}
-	return fd;
-}
-
 static int fuzz_mode;
 static uint64_t run_seed;
 static char fuzz_hex[81];
@@ -598,7 +585,8 @@ int main(int argc, char **argv)
 	if (replay_file && count_only)
 		return replay(replay_file, 1);
 	if (replay_file) {
-		if ((ufd = channel()) < 0 || enter_netns("server") || (tun = open_tun(dev)) < 0)
+		if ((ufd = client_channel_connect()) < 0 || enter_netns("server") ||
+		    (tun = open_tun(dev)) < 0)
 			return 2;
 		return replay(replay_file, 0);
 	}
@@ -613,7 +601,7 @@ int main(int argc, char **argv)
 		printf("%llu\n", (unsigned long long)cnt);
 		return 0;
 	}
-	if (load_profiles(dir) || (ufd = channel()) < 0 || enter_netns("server") ||
+	if (load_profiles(dir) || (ufd = client_channel_connect()) < 0 || enter_netns("server") ||
 	    (tun = open_tun(dev)) < 0)
 		return 2;
 
