@@ -87,15 +87,15 @@ rerun)
 	tail -n 3 "$out/log2"
 	check [ "$rc" = 0 ]
 	keys() { grep -v '"verdict":"identical"' "$1" |
-		sed 's/.*"direction":"\([a-z]*\)".*"verdict":"\([a-z-]*\)","reason":"\([a-z0-9-]*\)".*"gen":"\([a-z]*\)","gen_index":\([0-9]*\),"gen_seed":[0-9]*,"knobs":"\([^"]*\)".*/\4 \5 \1 \2 \3 \6/' | sort; }
+		sed 's/.*"direction":"\([a-z]*\)".*"verdict":"\([a-z-]*\)","reason":"\([a-z0-9-]*\)".*"gen":"\([a-z-]*\)","gen_index":\([0-9]*\),"gen_seed":[0-9]*,"knobs":"\([^"]*\)".*/\4 \5 \1 \2 \3 \6/' | sort; }
 	keys "$out/first/connections.jsonl" >"$out/k1"
 	keys "$out/again/connections.jsonl" >"$out/k2"
 	check [ -s "$out/k1" ]
 	check [ -z "$(comm -23 "$out/k1" "$out/k2")" ]
 	# and nothing else: every rerun record's index was non-identical before
 	cut -d' ' -f1,2 "$out/k1" | sort -u >"$out/i1"
-	grep -o '"gen":"[a-z]*","gen_index":[0-9]*' "$out/again/connections.jsonl" |
-		sed 's/"gen":"\([a-z]*\)","gen_index":\([0-9]*\)/\1 \2/' | sort -u >"$out/i2"
+	grep -o '"gen":"[a-z-]*","gen_index":[0-9]*' "$out/again/connections.jsonl" |
+		sed 's/"gen":"\([a-z-]*\)","gen_index":\([0-9]*\)/\1 \2/' | sort -u >"$out/i2"
 	check cmp -s "$out/i1" "$out/i2"
 	check grep -q "\"rerun_of\": \"$out/first\"" "$out/again/summary.json"
 	;;
