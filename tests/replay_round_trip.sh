@@ -28,5 +28,20 @@ echo "not a capture" >"$out/text.pcap"
 "$ROOT/syntwin" run --replay "$out/text.pcap" --smp 1 --out "$out/run2" >"$out/log2" 2>&1
 check [ $? != 0 ]
 check grep -q "text.pcap" "$out/log2"
+# A truncated file: the SYNs before the cut are counted, the cut is named. An unsupported link
+# type: exit 2 naming it, before a guest boots. No SYNs: a run of zero connections, said so.
+"$tool" bad "$out" "$ROOT/gen/profiles" || exit 1
+crafted=${SYNTWIN_BUILD:-$ROOT/build}/guest/syntwin-crafted
+n=$("$crafted" --replay "$out/truncated.pcap" --count 2>"$out/err")
+check [ $? = 0 ]
+check [ "$n" -gt 0 ]
+check grep -q 'unreadable' "$out/err"
+check "$ROOT/tests/expect.sh" --status 2 --stderr "link type" --stderr "usb.pcap" --max-seconds 30 -- \
+	"$ROOT/syntwin" run --replay "$out/usb.pcap" --smp 1 --out "$out/run3"
+"$ROOT/syntwin" run --replay "$out/nosyn.pcap" --smp 1 --out "$out/run4" >"$out/log4" 2>&1
+check [ $? = 0 ]
+check grep -q 'no SYNs in this file' "$out/log4"
+check grep -q '"connections": 0,' "$out/run4/summary.json"
+check grep -q '"partial": false' "$out/run4/summary.json"
 [ $fail = 0 ] && echo "replay_round_trip: all checks passed"
 exit $fail

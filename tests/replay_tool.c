@@ -6,6 +6,9 @@
  *     must connect (except IPv4 options the kernel rewrites) as a SYN between foreign addresses,
  *     each followed by its SYN-ACK and ACK, plus an ARP frame and one packet with a cut IPv4
  *     header (which replay must name and skip);
+ *   replay_tool bad DIR
+ *     writes DIR/truncated.pcap (the capture above cut inside its last SYN), DIR/usb.pcap (a link
+ *     type replay does not support) and DIR/nosyn.pcap (an ARP frame only);
  *   replay_tool check FILE.pcap connections.jsonl
  *     every SYN of FILE came back as a record, and the kernel's saved copy equals the SYN in
  *     the file byte for byte except addresses, ports, checksums and the IP length.
@@ -189,12 +192,57 @@ static int check(const char *pcap, const char *jsonl)
 	return c.syns && c.equal == c.syns ? 0 : 1;
 }
 
+/* Bad inputs for replay (see the top). */
+static int bad(const char *dir, const char *profiles)
+{
+	char path[512], cut[512];
+	uint8_t frame[60] = { [12] = 0x08, [13] = 0x06 };
+	struct pcap_pkthdr h = { .caplen = 60, .len = 60 };
+	pcap_t *dead;
+	pcap_dumper_t *d;
+	FILE *f;
+	long sz;
+
+	snprintf(path, sizeof(path), "%s/full.pcap", dir);
+	if (make(path, profiles))
+		return 2;
+	/* cut 20 bytes into the last SYN: drop the ARP, the cut packet and half a SYN's trailer */
+	f = fopen(path, "rb");
+	fseek(f, 0, SEEK_END);
+	sz = ftell(f);
+	rewind(f);
+	char *buf = malloc((size_t)sz);
+
+	if (!buf || fread(buf, 1, (size_t)sz, f) != (size_t)sz)
+		return 2;
+	fclose(f);
+	snprintf(cut, sizeof(cut), "%s/truncated.pcap", dir);
+	f = fopen(cut, "wb");
+	fwrite(buf, 1, (size_t)sz - 300, f);
+	fclose(f);
+	free(buf);
+	for (int i = 0; i < 2; i++) {
+		dead = pcap_open_dead(i ? DLT_EN10MB : DLT_USB_LINUX, 65535);
+		snprintf(path, sizeof(path), "%s/%s.pcap", dir, i ? "nosyn" : "usb");
+		d = pcap_dump_open(dead, path);
+		if (!d)
+			return 2;
+		pcap_dump((u_char *)d, &h, frame);
+		pcap_dump_close(d);
+		pcap_close(dead);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 4 && !strcmp(argv[1], "bad"))
+		return bad(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "make"))
 		return make(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "check"))
 		return check(argv[2], argv[3]);
-	fprintf(stderr, "usage: replay_tool make FILE.pcap PROFILES_DIR | check FILE.pcap JSONL\n");
+	fprintf(stderr, "usage: replay_tool make FILE.pcap PROFILES_DIR | bad DIR PROFILES_DIR |\n"
+			"       check FILE.pcap JSONL\n");
 	return 2;
 }
