@@ -102,6 +102,21 @@ uint16_t socket_port(int fd)
 	return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
 }
 
+void socket_addr(int fd, int peer, char *buf, uint16_t *port)
+{
+	struct sockaddr_storage ss = { 0 };
+	socklen_t l = sizeof(ss);
+
+	(peer ? getpeername : getsockname)(fd, (struct sockaddr *)&ss, &l);
+	if (ss.ss_family == AF_INET6) {
+		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr, buf, 46);
+		*port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	} else {
+		inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, buf, 46);
+		*port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	}
+}
+
 int connect_to(int family, const char *addr, uint16_t port)
 {
 	struct sockaddr_storage ss;
@@ -138,20 +153,27 @@ int read_saved_syn(int fd, void *buf, size_t cap, size_t *needed)
 	return (int)len;
 }
 
-int enter_netns(const char *name)
+int open_netns(const char *name)
 {
 	char path[256];
-	int fd, rc;
+	int fd;
 
 	snprintf(path, sizeof(path), "/run/netns/%s", name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	if (fd < 0)
 		log_err("open %s", path);
+	return fd;
+}
+
+int enter_netns(const char *name)
+{
+	int fd = open_netns(name), rc;
+
+	if (fd < 0)
 		return -1;
-	}
 	rc = setns(fd, CLONE_NEWNET);
 	if (rc < 0)
-		log_err("setns %s", path);
+		log_err("setns /run/netns/%s", name);
 	close(fd);
 	return rc;
 }

@@ -19,6 +19,9 @@ socklen_t make_sockaddr(int family, const char *addr, uint16_t port, struct sock
  */
 int start_listener(int family, const char *addr, uint16_t port, int save_syn, int backlog);
 uint16_t socket_port(int fd);
+/* The local (or with @peer the remote) address of @fd as text into @buf (46 bytes) and its port
+ * into *@port. */
+void socket_addr(int fd, int peer, char *buf, uint16_t *port);
 
 /* A blocking connect() to @addr:@port. Returns fd or -1. */
 int connect_to(int family, const char *addr, uint16_t port);
@@ -28,6 +31,9 @@ int connect_to(int family, const char *addr, uint16_t port);
  * or -1 with errno (EINVAL: @cap too small, and *@needed holds the size the kernel asked for).
  */
 int read_saved_syn(int fd, void *buf, size_t cap, size_t *needed);
+
+/* An fd of the network namespace /run/netns/@name (for setns()), or -1 (message printed). */
+int open_netns(const char *name);
 
 /* Enter the network namespace /run/netns/@name. Returns 0 or -1. */
 int enter_netns(const char *name);

@@ -2,7 +2,10 @@
 /* The generators' end of the channel to syntwin-server (client_msg.h). */
 #include "client_msg.h"
 
+#include <linux/tcp.h>
+#include <netinet/in.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 
@@ -19,4 +22,19 @@ int client_channel_connect(void)
 		return -1;
 	}
 	return fd;
+}
+
+int md5_key_for(int fd, int family, const char *peer)
+{
+	struct tcp_md5sig sig = { .tcpm_keylen = sizeof(SYNTWIN_MD5_KEY) - 1 };
+	struct sockaddr_storage ss;
+
+	make_sockaddr(family, peer, 0, &ss);
+	memcpy(&sig.tcpm_addr, &ss, sizeof(ss));
+	memcpy(sig.tcpm_key, SYNTWIN_MD5_KEY, sig.tcpm_keylen);
+	if (setsockopt(fd, IPPROTO_TCP, TCP_MD5SIG, &sig, sizeof(sig))) {
+		log_err("setsockopt(TCP_MD5SIG for %s)", peer);
+		return -1;
+	}
+	return 0;
 }

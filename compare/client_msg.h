@@ -38,6 +38,9 @@ struct active_msg {
 	uint8_t native[1024];
 };
 
+/* Sets TCP_MD5SIG with SYNTWIN_MD5_KEY for @peer (numeric) on @fd. Returns 0, or -1 (printed). */
+int md5_key_for(int fd, int family, const char *peer);
+
 /* A datagram socket connected to the server's CLIENT_SOCK_PATH, or -1 (message printed). */
 int client_channel_connect(void);
 

@@ -31,6 +31,7 @@
 #include "inet_csum.h"
 #include "native_read.h"
 #include "net_helpers.h"
+#include "netstat.h"
 #include "parse_num.h"
 #include "report.h"
 #include "rng.h"
@@ -132,44 +133,6 @@ static int parse(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-/* A TcpExt counter of this netns (/proc/net/netstat), e.g. SyncookiesRecv: cookie-validated
- * ACKs. -1 if this kernel has no such counter. */
-static int64_t tcpext(const char *name)
-{
-	static char names[8192], values[8192];
-	int64_t result = -1;
-	FILE *f = fopen("/proc/net/netstat", "r");
-
-	if (!f)
-		return 0;
-	while (fgets(names, sizeof(names), f) && fgets(values, sizeof(values), f)) {
-		char *sn, *sv, *n = strtok_r(names, " \n", &sn), *v = strtok_r(values, " \n", &sv);
-
-		if (!n || strcmp(n, "TcpExt:"))
-			continue;
-		while ((n = strtok_r(NULL, " \n", &sn)) && (v = strtok_r(NULL, " \n", &sv)))
-			if (!strcmp(n, name))
-				result = strtoll(v, NULL, 10);
-	}
-	fclose(f);
-	return result;
-}
-
-static void addr_port(int fd, bool peer, char *buf, uint16_t *port)
-{
-	struct sockaddr_storage ss;
-	socklen_t l = sizeof(ss);
-
-	(peer ? getpeername : getsockname)(fd, (struct sockaddr *)&ss, &l);
-	if (ss.ss_family == AF_INET6) {
-		inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&ss)->sin6_addr, buf, 46);
-		*port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
-	} else {
-		inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, buf, 46);
-		*port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
-	}
-}
-
 /*
  * A SYN's shape, as fingerprinting tools see it: family, TTL, TOS, IPv4 option kinds or IPv6
  * extension header types, TCP flags and the TCP option kinds in order (not their values).
@@ -257,7 +220,7 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	in.bpf_mac_len = have_bpf ? rec.mac_len : 0;
 	if (!in.native && have_bpf && !active) {
 		/* Only as many syncookie explanations as the kernel counted validations. */
-		uint64_t seen = (uint64_t)(tcpext(st->cookie_proof) - st->cookies_base);
+		uint64_t seen = (uint64_t)(tcpext_counter(st->cookie_proof) - st->cookies_base);
 
 		in.syncookie_proven = seen > st->reason[R_SYNCOOKIE];
 	}
@@ -361,8 +324,8 @@ static void one_socket(int fd, int family, int mode, int ufd, const struct opts 
 	bool check;
 	int n;
 
-	addr_port(fd, true, c.saddr, &c.sport);
-	addr_port(fd, false, c.daddr, &c.dport);
+	socket_addr(fd, 1, c.saddr, &c.sport);
+	socket_addr(fd, 0, c.daddr, &c.dport);
 	getsockopt(fd, SOL_SOCKET, SO_COOKIE, &c.cookie, &cl);
 	gen_attach(&c, ufd, o, cc, rep, st);
 	check = rng_permille(rng, (unsigned int)o->small_buffer_permille);
@@ -420,22 +383,13 @@ static void drain_channel(int ufd, const struct opts *o, struct capture_client *
  * address (198.18.0.3 / fd00:5959::3): SYNs from it must be signed, all others must not. */
 static int listener_knobs(int fd, int family)
 {
-	struct tcp_md5sig sig = { .tcpm_keylen = sizeof(SYNTWIN_MD5_KEY) - 1 };
-	struct sockaddr_storage ss;
 	int qlen = 1024;
 
 	if (setsockopt(fd, IPPROTO_TCP, TCP_FASTOPEN, &qlen, sizeof(qlen))) {
 		log_err("setsockopt(TCP_FASTOPEN)");
 		return -1;
 	}
-	make_sockaddr(family, family == AF_INET ? "198.18.0.3" : "fd00:5959::3", 0, &ss);
-	memcpy(&sig.tcpm_addr, &ss, sizeof(ss));
-	memcpy(sig.tcpm_key, SYNTWIN_MD5_KEY, sig.tcpm_keylen);
-	if (setsockopt(fd, IPPROTO_TCP, TCP_MD5SIG, &sig, sizeof(sig))) {
-		log_err("setsockopt(TCP_MD5SIG)");
-		return -1;
-	}
-	return 0;
+	return md5_key_for(fd, family, family == AF_INET ? "198.18.0.3" : "fd00:5959::3");
 }
 
 /* The datagram socket the generators send to (client_msg.h). */
@@ -562,7 +516,7 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 	capture_counters(cc, cnt);
 	capture_each_unbound(cc, count_unbound, &unbound);
 	for (int i = 0, u2 = 0; i < 4; i++) {
-		int64_t now = tcpext(tcpext_names[i]);
+		int64_t now = tcpext_counter(tcpext_names[i]);
 
 		if (now < 0 || st->tcpext_base[i] < 0)
 			u2 += snprintf(tcpx + u2, sizeof(tcpx) - u2, "%s\"%s\": null", i ? ", " : "",
@@ -634,11 +588,11 @@ int main(int argc, char **argv)
 	if (enter_netns(o.netns) || capture_client_open(&cc) || report_open(&rep, o.out))
 		return 2;
 	rep.hex_all = o.hex_all;
-	st.cookie_proof = tcpext("TCPSynNotSavedCookie") >= 0 ? "TCPSynNotSavedCookie" :
+	st.cookie_proof = tcpext_counter("TCPSynNotSavedCookie") >= 0 ? "TCPSynNotSavedCookie" :
 								 "SyncookiesRecv";
-	st.cookies_base = tcpext(st.cookie_proof);
+	st.cookies_base = tcpext_counter(st.cookie_proof);
 	for (int i = 0; i < 4; i++)
-		st.tcpext_base[i] = tcpext(tcpext_names[i]);
+		st.tcpext_base[i] = tcpext_counter(tcpext_names[i]);
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	for (int i = 0; i < 4; i++) {
 		int family = i < 2 ? AF_INET : AF_INET6, mode = i % 2 + 1;

@@ -121,18 +121,6 @@ static int parse(int argc, char **argv, struct opts *o)
 	return 0;
 }
 
-static int open_ns(const char *name)
-{
-	char path[128];
-	int fd;
-
-	snprintf(path, sizeof(path), "/run/netns/%s", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		log_err("open %s", path);
-	return fd;
-}
-
 /* Writes @val to /proc/sys/@key in netns @nsfd, then returns to the client netns. */
 static int sysctl_in(int nsfd, const char *key, int val)
 {
@@ -259,17 +247,8 @@ static int make_socket(struct knobs *k, const struct opts *o, uint64_t *rng)
 	}
 	if (o->active && set_int(fd, IPPROTO_TCP, TCP_SAVE_SYN, k->mode, "TCP_SAVE_SYN"))
 		goto fail;
-	if (k->md5) {
-		struct tcp_md5sig sig = { .tcpm_keylen = sizeof(SYNTWIN_MD5_KEY) - 1 };
-
-		make_sockaddr(k->family, v6 ? o->s6 : o->s4, 0, &ss);
-		memcpy(&sig.tcpm_addr, &ss, sizeof(ss));
-		memcpy(sig.tcpm_key, SYNTWIN_MD5_KEY, sig.tcpm_keylen);
-		if (setsockopt(fd, IPPROTO_TCP, TCP_MD5SIG, &sig, sizeof(sig))) {
-			log_err("setsockopt(TCP_MD5SIG)");
-			goto fail;
-		}
-	}
+	if (k->md5 && md5_key_for(fd, k->family, v6 ? o->s6 : o->s4))
+		goto fail;
 	if (k->src_port)
 		k->src_port = pick_port(rng);
 	/* MD5 connections come from their own address: the server's key is per peer address. */
@@ -341,28 +320,13 @@ static void finish(struct slot *s, const struct opts *o, uint64_t *rng)
 			struct active_msg m = { .kind = ACTIVE_RECORD, .family = s->k.family,
 						.mode = s->k.mode, .index = s->i };
 			socklen_t cl = sizeof(m.cookie);
-			char addr[46];
-			uint16_t port;
 			bool check = rng_permille(rng, (unsigned int)o->small);
-			struct sockaddr_storage a;
-			socklen_t al = sizeof(a);
 
 			getsockopt(s->fd, SOL_SOCKET, SO_COOKIE, &m.cookie, &cl);
-			for (int peer = 0; peer < 2; peer++) {
-				al = sizeof(a);
-				(peer ? getpeername : getsockname)(s->fd, (struct sockaddr *)&a, &al);
-				if (a.ss_family == AF_INET6) {
-					inet_ntop(AF_INET6, &((struct sockaddr_in6 *)&a)->sin6_addr, addr, 46);
-					port = ntohs(((struct sockaddr_in6 *)&a)->sin6_port);
-				} else {
-					inet_ntop(AF_INET, &((struct sockaddr_in *)&a)->sin_addr, addr, 46);
-					port = ntohs(((struct sockaddr_in *)&a)->sin_port);
-				}
-				snprintf(peer ? m.server : m.client, 46, "%s", addr);
-				*(peer ? &m.server_port : &m.client_port) = port;
-			}
+			socket_addr(s->fd, 0, m.client, &m.client_port);
+			socket_addr(s->fd, 1, m.server, &m.server_port);
 			snprintf(m.gen, sizeof(m.gen), "sockets");
-	m.seed = run_seed;
+			m.seed = run_seed;
 			snprintf(m.knobs, sizeof(m.knobs), "%s", s->desc);
 			m.native_len = read_native_checked(s->fd, check, m.native, sizeof(m.native),
 							   m.small, sizeof(m.small));
@@ -430,10 +394,10 @@ int main(int argc, char **argv)
 	rng = o.seed;
 	run_seed = o.seed;
 	ufd = client_channel_connect();
-	ns_server = open_ns("server");
+	ns_server = open_netns("server");
 	if (ufd < 0 || ns_server < 0 || enter_netns(o.netns))
 		return 2;
-	ns_client = open_ns(o.netns);
+	ns_client = open_netns(o.netns);
 	/* TFO: data in the SYN without a cookie (the server takes it without one too) */
 	if (ns_client < 0 || sysctl_in(ns_client, "net/ipv4/tcp_fastopen", 5))
 		return 2;

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "net_helpers.h"
+#include "netstat.h"
 #include "parse_num.h"
 #include "slabinfo.h"
 
@@ -83,13 +84,10 @@ static void in_ns(int nsfd)
 
 static int open_ns(const char *name)
 {
-	char path[64];
-	int fd;
+	int fd = open_netns(name);
 
-	snprintf(path, sizeof(path), "/run/netns/%s", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		log_err("open %s (run compare/topology.sh up first)", path);
+		fprintf(stderr, "syntwin-conformance: run compare/topology.sh up first\n");
 		exit(2);
 	}
 	return fd;
@@ -133,35 +131,6 @@ static void sysctl_set(int nsfd, const char *key, const char *value, char *old, 
 		log_err("write %s=%s", path, value);
 		exit(2);
 	}
-}
-
-/* TcpExt counter @name as the server netns sees it (/proc/net/netstat), or -1. */
-static long long tcpext(const char *name)
-{
-	char names[4096], values[4096];
-	long long v = -1;
-	FILE *f;
-
-	in_ns(ns_server);
-	f = fopen("/proc/net/netstat", "re");
-	if (!f)
-		return -1;
-	while (fgets(names, sizeof(names), f) && fgets(values, sizeof(values), f)) {
-		char *sn, *sv, *n, *val;
-
-		if (strncmp(names, "TcpExt:", 7))
-			continue;
-		n = strtok_r(names, " \n", &sn);
-		val = strtok_r(values, " \n", &sv);
-		while (n && val) {
-			if (!strcmp(n, name))
-				v = atoll(val);
-			n = strtok_r(NULL, " \n", &sn);
-			val = strtok_r(NULL, " \n", &sv);
-		}
-	}
-	fclose(f);
-	return v;
 }
 
 /* A listener on the server address; TCP_SAVE_SYN @before listen() and/or @after it (< 0: not). */
@@ -368,6 +337,13 @@ static bool read_good_syn(const struct family *f, int mode, const struct conn *c
 		memcpy(copy, r.buf, r.optlen);
 	snprintf(what, whatsz, "%u bytes of headers", r.optlen);
 	return true;
+}
+
+/* TcpExt counter @name as the server netns sees it, or -1. */
+static long long tcpext(const char *name)
+{
+	in_ns(ns_server);
+	return tcpext_counter(name);
 }
 
 /* --- the behaviours ------------------------------------------------------------------------ */
