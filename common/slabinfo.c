@@ -8,7 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define slab_line slab_cache
 
 /* Best effort: a cache without a sysfs entry (or a kernel without SLUB sysfs) is read as is. */
 static void shrink(const char *name)
@@ -27,7 +26,7 @@ static void shrink(const char *name)
 }
 
 /* Calls @fn for each cache line; returns 0, or -1 if /proc/slabinfo cannot be read. */
-static int each_cache(void (*fn)(const struct slab_line *, void *), void *arg)
+static int each_cache(void (*fn)(const struct slab_cache *, void *), void *arg)
 {
 	char buf[512];
 	FILE *f = fopen("/proc/slabinfo", "re");
@@ -35,7 +34,7 @@ static int each_cache(void (*fn)(const struct slab_line *, void *), void *arg)
 	if (!f)
 		return -1;
 	while (fgets(buf, sizeof(buf), f)) {
-		struct slab_line l;
+		struct slab_cache l;
 		long long num;
 
 		/* "name <active_objs> <num_objs> <objsize> ..."; header lines do not parse */
@@ -47,66 +46,13 @@ static int each_cache(void (*fn)(const struct slab_line *, void *), void *arg)
 	return 0;
 }
 
-struct sum_arg {
-	const char *prefix;
-	long long bytes;
-	int pass;
-};
-
-static void sum_line(const struct slab_line *l, void *arg)
-{
-	struct sum_arg *a = arg;
-
-	if (strncmp(l->name, a->prefix, strlen(a->prefix)))
-		return;
-	if (a->pass == 0)
-		shrink(l->name);
-	else
-		a->bytes += l->active * l->objsize;
-}
-
-long long slab_bytes(const char *prefix)
-{
-	struct sum_arg a = { .prefix = prefix };
-
-	if (each_cache(sum_line, &a) < 0)
-		return -1;
-	a.pass = 1;
-	if (each_cache(sum_line, &a) < 0)
-		return -1;
-	return a.bytes;
-}
-
-struct find_arg {
-	const char *name;
-	long long objects;
-};
-
-static void find_line(const struct slab_line *l, void *arg)
-{
-	struct find_arg *a = arg;
-
-	if (!strcmp(l->name, a->name))
-		a->objects = l->active;
-}
-
-long long slab_objects(const char *name)
-{
-	struct find_arg a = { .name = name, .objects = -1 };
-
-	shrink(name);
-	if (each_cache(find_line, &a) < 0)
-		return -1;
-	return a.objects;
-}
-
 struct read_arg {
 	const char *prefix;
 	struct slab_cache *out;
 	int max, n, pass;
 };
 
-static void read_line(const struct slab_line *l, void *arg)
+static void read_line(const struct slab_cache *l, void *arg)
 {
 	struct read_arg *a = arg;
 
@@ -128,4 +74,18 @@ int slab_read(const char *prefix, struct slab_cache *out, int max)
 	if (each_cache(read_line, &a) < 0)
 		return -1;
 	return a.n;
+}
+
+/* Enough for every cache of the guest's kernel (about 150); more would be summed short. */
+#define MAX_CACHES 1024
+
+long long slab_bytes(const char *prefix)
+{
+	static struct slab_cache c[MAX_CACHES];
+	int n = slab_read(prefix, c, MAX_CACHES);
+	long long bytes = 0;
+
+	for (int i = 0; i < n; i++)
+		bytes += c[i].active * c[i].objsize;
+	return n < 0 ? -1 : bytes;
 }

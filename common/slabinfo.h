@@ -14,9 +14,6 @@
  */
 long long slab_bytes(const char *prefix);
 
-/* Active objects of the one cache named @name, or -1 if there is no such cache. */
-long long slab_objects(const char *name);
-
 struct slab_cache {
 	char name[64];
 	long long active, objsize;

@@ -35,6 +35,7 @@
 
 #include "client_msg.h"
 #include "craft.h"
+#include "hex.h"
 #include "net_helpers.h"
 #include "inet_csum.h"
 #include "parse_num.h"
@@ -135,7 +136,6 @@ static int open_tun(const char *dev)
 
 static int fuzz_mode;
 static uint64_t run_seed;
-static char fuzz_hex[81];
 
 static int tell(const struct syn_shape *s, uint16_t sport, uint64_t i)
 {
@@ -145,12 +145,40 @@ static int tell(const struct syn_shape *s, uint16_t sport, uint64_t i)
 	snprintf(m.gen, sizeof(m.gen), "%s", s->bad ? "rejected" : fuzz_mode ? "fuzz" :
 					     tap_mode ? "crafted-tap" : "crafted");
 	m.seed = run_seed;
-	if (fuzz_mode)
+	if (fuzz_mode) {
+		char hex[2 * sizeof(s->tcpopt) + 1];
+
+		hex_encode(s->tcpopt, s->tcpopt_len, hex);
 		snprintf(m.knobs, sizeof(m.knobs), "%s ttl=%d win=%u tos=0x%02x tcpopt=%s", s->name,
-			 s->ttl, s->win, s->tos, fuzz_hex);
+			 s->ttl, s->win, s->tos, hex);
+	}
 	else
 		snprintf(m.knobs, sizeof(m.knobs), "%s", s->name);
 	return send(ufd, &m, sizeof(m), 0) == sizeof(m) ? 0 : -1;
+}
+
+/*
+ * The value of the last timestamp option among TCP options @o (@len bytes), as the kernel keeps
+ * the last one it parses; false if there is none.
+ */
+static bool last_tsval(const uint8_t *o, size_t len, uint32_t *val)
+{
+	bool found = false;
+
+	for (size_t i = 0; i + 1 < len && o[i];) {
+		if (o[i] == 1) {
+			i++;
+			continue;
+		}
+		if (o[i] < 2 || o[i + 1] < 2)
+			break;
+		if (o[i] == 8 && o[i + 1] == 10 && i + 10 <= len) {
+			*val = (uint32_t)o[i + 2] << 24 | o[i + 3] << 16 | o[i + 4] << 8 | o[i + 5];
+			found = true;
+		}
+		i += o[i + 1];
+	}
+	return found;
 }
 
 /* One segment from the server: where its TCP header is, and what it says. */
@@ -184,22 +212,11 @@ static int parse_seg(const uint8_t *p, size_t n, struct seg *s)
 	s->seq = (uint32_t)t[4] << 24 | t[5] << 16 | t[6] << 8 | t[7];
 	s->ack = (uint32_t)t[8] << 24 | t[9] << 16 | t[10] << 8 | t[11];
 	s->flags = t[13];
-	s->has_ts = false;
-	for (size_t i = off + 20; i < off + (t[12] >> 4) * 4u && i < n;) {
-		if (p[i] == 0)
-			break;
-		if (p[i] == 1) {
-			i++;
-			continue;
-		}
-		if (i + 1 >= n || p[i + 1] < 2)
-			break;
-		if (p[i] == 8 && p[i + 1] == 10 && i + 10 <= n) {
-			s->tsval = (uint32_t)p[i + 2] << 24 | p[i + 3] << 16 | p[i + 4] << 8 | p[i + 5];
-			s->has_ts = true;
-		}
-		i += p[i + 1];
-	}
+	size_t end = off + (t[12] >> 4) * 4u;
+
+	if (end > n)
+		end = n;
+	s->has_ts = end > off + 20 && last_tsval(t + 20, end - off - 20, &s->tsval);
 	return 0;
 }
 
@@ -209,20 +226,7 @@ static uint32_t shape_tsval(const struct syn_shape *s)
 {
 	uint32_t v = 0;
 
-	for (size_t i = 0; i + 1 < s->tcpopt_len;) {
-		if (s->tcpopt[i] == 0)
-			break;
-		if (s->tcpopt[i] == 1) {
-			i++;
-			continue;
-		}
-		if (s->tcpopt[i] == 8 && s->tcpopt[i + 1] == 10 && i + 10 <= s->tcpopt_len)
-			v = (uint32_t)s->tcpopt[i + 2] << 24 | s->tcpopt[i + 3] << 16 |
-			    s->tcpopt[i + 4] << 8 | s->tcpopt[i + 5];
-		if (s->tcpopt[i + 1] < 2)
-			break;
-		i += s->tcpopt[i + 1];
-	}
+	last_tsval(s->tcpopt, s->tcpopt_len, &v);
 	return v;
 }
 
@@ -335,12 +339,11 @@ static int one_syn(const uint8_t *pkt, size_t len, int family, uint16_t sport, u
  * options (NOP, MSS, window scale, SACK-permitted, timestamps, unknown kinds with random data,
  * EOL with trailing bytes), padded to a multiple of 4 and at most 40 bytes, and random window,
  * TTL, DSCP, IP ID and DF. Never kind 19 (TCP-MD5: unsigned listeners drop it) or 34 (Fast Open
- * cookie). The name records the option bytes, so the record says what was sent.
+ * cookie). The record's knobs carry the option bytes (tell()), so it says what was sent.
  */
 static void fuzz_shape(const struct syn_shape *base, uint64_t *rng, struct syn_shape *s)
 {
 	size_t len = 0, want = (rng_next(rng) % 11) * 4;
-	char hex[81];
 
 	*s = *base;
 	s->ipopt_len = 0;
@@ -389,13 +392,8 @@ static void fuzz_shape(const struct syn_shape *base, uint64_t *rng, struct syn_s
 	s->tos = (int)(rng_next(rng) & 0xfc);
 	s->ipid = (uint16_t)rng_next(rng);
 	s->df = (int)(rng_next(rng) % 2);
-	for (size_t b = 0; b < want; b++)
-		snprintf(hex + 2 * b, 3, "%02x", s->tcpopt[b]);
-	hex[2 * want] = 0;
 	snprintf(s->name, sizeof(s->name), "fuzz/%.12s:%s", strchr(base->name, '/') + 1,
 		 want ? "opts" : "none");
-	/* the full option bytes go in the record through the name's sibling below */
-	snprintf(fuzz_hex, sizeof(fuzz_hex), "%s", hex);
 }
 
 /* --- replay ---------------------------------------------------------------------------- */
@@ -455,18 +453,7 @@ static size_t readdress(const struct pcap_syn *p, uint16_t sport, uint16_t dport
 	memcpy(tcp + 16, &c, 2);
 	*isn = (uint32_t)tcp[4] << 24 | tcp[5] << 16 | tcp[6] << 8 | tcp[7];
 	*tsval = 0;
-	for (o = 20; o + 1 < p->tcp_len && tcp[o];) {
-		if (tcp[o] == 1) {
-			o++;
-			continue;
-		}
-		if (tcp[o] == 8 && tcp[o + 1] == 10 && o + 10 <= p->tcp_len)
-			*tsval = (uint32_t)tcp[o + 2] << 24 | tcp[o + 3] << 16 | tcp[o + 4] << 8 |
-				 tcp[o + 5];
-		if (tcp[o + 1] < 2)
-			break;
-		o += tcp[o + 1];
-	}
+	last_tsval(tcp + 20, p->tcp_len - 20, tsval);
 	return len;
 }
 
