@@ -77,12 +77,13 @@ enum capture_counter {
 	CNT_ACTIVE_BOUND,	/* sockops bound a SYN-ACK capture to an active socket */
 	CNT_ACTIVE_BIND_MISS,	/* an active socket was established with no SYN-ACK capture (its
 				 * device has no tc program: not an error by itself) */
+	CNT_RECAPTURED,		/* a capture replaced one with the same key (a retransmitted SYN) */
 	CNT_MAX
 };
 
 #define CAPTURE_COUNTER_NAMES                                                        \
 	"syn_seen", "captured", "too_long", "parse_error", "fragment", "no_dev_info", \
 	"insert_fail", "bound", "bind_miss", "bind_fail", "bpf_errors", "synack_seen", \
-	"active_bound", "active_bind_miss"
+	"active_bound", "active_bind_miss", "recaptured"
 
 #endif

@@ -17,6 +17,8 @@
 
 #include "syn_maps.bpf.h"
 
+#define EEXIST 17
+
 #define AF_INET 2
 #define AF_INET6 10
 #define ETH_P_8021Q_BE bpf_htons(0x8100)
@@ -173,7 +175,14 @@ int syn_capture(struct __sk_buff *skb)
 		TC_ERR(err);
 		return TC_ACT_OK;
 	}
-	err = bpf_map_update_elem(&syn_by_flow, &key, rec, BPF_ANY);
+	/* A new key, or a retransmission of a SYN already held: counted apart, so that
+	 * userspace can tell how many entries the LRU map evicted (capture_evictions()). */
+	err = bpf_map_update_elem(&syn_by_flow, &key, rec, BPF_NOEXIST);
+	if (err == -EEXIST) {
+		err = bpf_map_update_elem(&syn_by_flow, &key, rec, BPF_ANY);
+		if (!err)
+			count(CNT_RECAPTURED);
+	}
 	if (err) {
 		count(CNT_INSERT_FAIL);
 		TC_ERR(err);

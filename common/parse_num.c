@@ -23,7 +23,7 @@ int parse_u64_range(const char *flag, const char *s, uint64_t min, uint64_t max,
 		return -1;
 	}
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, 10); /* decimal: "010" is ten, as the shell reads it */
 	if (errno == ERANGE || *end) {
 		snprintf(err, errlen, "%s: '%s' is not a number%s", flag, s,
 			 errno == ERANGE ? " in range" : "");

@@ -10,7 +10,8 @@
 const char *const verdict_names[V_MAX] = { "identical", "explained", "differ", "native-missing",
 					   "bpf-missing" };
 const char *const reason_names[R_MAX] = { "", "ipv4-option-rewrite", "syncookie",
-					   "vlan-offload", "rejected-by-kernel" };
+					   "vlan-offload", "rejected-by-kernel",
+					   "witness-map-eviction" };
 
 int ipv4_expected_rewrite(const uint8_t *ip, size_t hl, uint8_t *want, uint8_t *any)
 {
@@ -140,7 +141,7 @@ int classify(const struct compare_input *in, struct compare_result *out)
 	 * receive round (skb_vlan_untag()) before TCP saves the MAC header, so mode 2's copy has a
 	 * 14-byte MAC header without it. Compare against the capture with that tag taken out.
 	 */
-	if (mac == 18 && vlen <= sizeof(untagged) && in->native_len + 4 == vlen &&
+	if (mac == 18 && vlen >= 18 && vlen <= sizeof(untagged) && in->native_len + 4 == vlen &&
 	    ((view[12] == 0x81 && view[13] == 0x00) || (view[12] == 0x88 && view[13] == 0xa8))) {
 		memcpy(untagged, view, 12);
 		memcpy(untagged + 12, view + 16, vlen - 16);
@@ -176,9 +177,9 @@ int classify(const struct compare_input *in, struct compare_result *out)
 	/* IPv4 options the kernel rewrites on receive: explained only if every byte matches
 	 * (after taking out an in-band VLAN tag, as above). */
 	size_t ip = mac;
-	size_t hl = (view[ip] & 0x0f) * 4u;
+	size_t hl = ip < vlen ? (view[ip] & 0x0f) * 4u : 0;
 
-	if ((view[ip] >> 4) == 4 && hl > 20 && ip + hl <= vlen) {
+	if (hl > 20 && (view[ip] >> 4) == 4 && ip + hl <= vlen) {
 		uint8_t want[60], any[60];
 
 		if (ipv4_expected_rewrite(view + ip, hl, want, any) == 0 &&

@@ -137,7 +137,15 @@ void syn_field_name(const uint8_t *p, const struct syn_layout *l, size_t off, ch
 			else if (r < 20)
 				snprintf(buf, n, "%s", r < 16 ? "ipv4.saddr" : "ipv4.daddr");
 			else {
-				option_at(p + l->mac_len + 20, l->net_len - 20, r - 20, &idx, &start, &kind);
+				/* the option area as far as the bytes go (@off is inside them) */
+				size_t end = l->net_len < l->len - l->mac_len ? l->net_len :
+									  l->len - l->mac_len;
+
+				if (end <= r) { /* past the header its IHL gives */
+					snprintf(buf, n, "ipv4+%zu", r);
+					return;
+				}
+				option_at(p + l->mac_len + 20, end - 20, r - 20, &idx, &start, &kind);
 				snprintf(buf, n, "ipv4.option[%d] %s (kind %u) +%zu", idx,
 					 ipv4_opt_name(kind), kind, r - 20 - start);
 			}
@@ -152,7 +160,7 @@ void syn_field_name(const uint8_t *p, const struct syn_layout *l, size_t off, ch
 				uint8_t nh = ip[6];
 				int i = 0;
 
-				while (o + 2 <= l->net_len) {
+				while (o + 2 <= l->net_len && l->mac_len + o + 2 <= l->len) {
 					size_t hl = nh == 51 ? (ip[o + 1] + 2) * 4u : (ip[o + 1] + 1) * 8u;
 
 					if (r < o + hl)
@@ -178,7 +186,9 @@ void syn_field_name(const uint8_t *p, const struct syn_layout *l, size_t off, ch
 		snprintf(buf, n, "beyond-tcp-header+%zu", r - l->tcp_len);
 		return;
 	}
-	option_at(p + l->tcp_off + 20, l->tcp_len - 20, r - 20, &idx, &start, &kind);
+	option_at(p + l->tcp_off + 20,
+		  (l->tcp_len < l->len - l->tcp_off ? l->tcp_len : l->len - l->tcp_off) - 20, r - 20,
+		  &idx, &start, &kind);
 	snprintf(buf, n, "tcp.option[%d] %s (kind %u) +%zu", idx, tcp_opt_name(kind), kind,
 		 r - 20 - start);
 }
@@ -204,22 +214,24 @@ void syn_decode_text(const uint8_t *p, const struct syn_layout *l, char *buf, si
 	size_t used = 0, i;
 
 	buf[0] = '\0';
-	if (l->mac_len >= 14)
+	/* Only bytes inside l->len are read: the layout may describe a header cut short. */
+	if (l->mac_len >= 14 && l->len >= 14)
 		append(buf, n, &used, "eth type=%02x%02x | ", p[12], p[13]);
-	if (l->family == AF_INET) {
+	if (l->family == AF_INET && l->mac_len + 20 <= l->len) {
 		inet_ntop(AF_INET, ip + 12, a, sizeof(a));
 		inet_ntop(AF_INET, ip + 16, b, sizeof(b));
 		append(buf, n, &used, "ipv4 %s > %s tos=0x%02x id=%u df=%d ttl=%u", a, b, ip[1],
 		       ip[4] << 8 | ip[5], !!(ip[6] & 0x40), ip[8]);
-		for (i = 20; i < l->net_len; i++)
+		for (i = 20; i < l->net_len && l->mac_len + i < l->len; i++)
 			append(buf, n, &used, i == 20 ? " opts=%02x" : "%02x", ip[i]);
-	} else if (l->family == AF_INET6) {
+	} else if (l->family == AF_INET6 && l->mac_len + 40 <= l->len) {
 		inet_ntop(AF_INET6, ip + 8, a, sizeof(a));
 		inet_ntop(AF_INET6, ip + 24, b, sizeof(b));
 		append(buf, n, &used, "ipv6 %s > %s tclass=0x%02x hlim=%u exthdrs=%zu", a, b,
 		       (ip[0] & 0x0f) << 4 | ip[1] >> 4, ip[7], l->net_len - 40);
 	} else {
-		append(buf, n, &used, "network header not understood");
+		append(buf, n, &used, l->family ? "network header cut short" :
+						   "network header not understood");
 		return;
 	}
 	if (l->tcp_off + 20 > l->len)
@@ -228,9 +240,12 @@ void syn_decode_text(const uint8_t *p, const struct syn_layout *l, char *buf, si
 	       t[2] << 8 | t[3], (unsigned)t[4] << 24 | t[5] << 16 | t[6] << 8 | t[7],
 	       (t[12] & 1) << 8 | t[13], t[14] << 8 | t[15]);
 	for (i = 20; i < l->tcp_len && l->tcp_off + i < l->len;) {
-		uint8_t k = t[i], ol = (k <= 1 || i + 1 >= l->tcp_len) ? 1 : t[i + 1];
+		uint8_t k = t[i], ol = (k <= 1 || i + 1 >= l->tcp_len || l->tcp_off + i + 1 >= l->len) ?
+				       1 : t[i + 1];
 
 		append(buf, n, &used, "%s%s", i == 20 ? "" : ",", tcp_opt_name(k));
+		if (l->tcp_off + i + ol > l->len)
+			break; /* the option runs past the bytes there are */
 		if (k == 2 && ol == 4)
 			append(buf, n, &used, ":%u", t[i + 2] << 8 | t[i + 3]);
 		else if (k == 3 && ol == 3)

@@ -3,6 +3,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pcap/pcap.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +38,11 @@ int report_open(struct report *r, const char *dir)
 	char path[600];
 
 	memset(r, 0, sizeof(*r));
+	r->jsonl_fd = -1;
 	snprintf(r->dir, sizeof(r->dir), "%s", dir);
 	snprintf(path, sizeof(path), "%s/connections.jsonl", dir);
-	r->jsonl = fopen(path, "w");
-	if (!r->jsonl) {
+	r->jsonl_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (r->jsonl_fd < 0) {
 		fprintf(stderr, "syntwin: cannot write %s: %s\n", path, strerror(errno));
 		return -1;
 	}
@@ -64,6 +66,37 @@ static void pcap_write(struct report *r, const uint8_t *p, size_t n)
 	pcap_dump(r->pcap, &h, p);
 }
 
+/*
+ * Whole records only reach the file: a buffer of complete lines goes out in one write(), and a
+ * short write (a full disk) is cut back to the last complete line, so connections.jsonl never
+ * ends in half a record, whatever stops the writer.
+ */
+int report_flush(struct report *r)
+{
+	size_t done = 0;
+
+	while (done < r->used) {
+		ssize_t n = write(r->jsonl_fd, r->buf + done, r->used - done);
+
+		if (n <= 0) {
+			int err = n < 0 ? errno : ENOSPC;
+
+			if (ftruncate(r->jsonl_fd, (off_t)r->written) == 0)
+				lseek(r->jsonl_fd, (off_t)r->written, SEEK_SET);
+			errno = err;
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	r->written += r->used;
+	r->used = 0;
+	r->lines_written += r->lines_buffered;
+	r->lines_buffered = 0;
+	if (r->pcap && pcap_dump_flush(r->pcap))
+		return -1;
+	return 0;
+}
+
 int report_conn(struct report *r, const struct conn_record *c)
 {
 	const struct compare_result *res = c->res;
@@ -74,7 +107,8 @@ int report_conn(struct report *r, const struct conn_record *c)
 		hex_encode(c->native, c->native_len, nh);
 	if (hex && c->bpf && c->bpf_len <= 512)
 		hex_encode(c->bpf, c->bpf_len, bh);
-	fprintf(r->jsonl,
+	char line[REPORT_LINE_MAX];
+	int len = snprintf(line, sizeof(line),
 		"{\"n\":%llu,\"direction\":\"%s\",\"family\":%d,\"mode\":%d,\"saddr\":\"%s\",\"daddr\":\"%s\",\"sport\":%u,"
 		"\"dport\":%u,\"cookie\":%llu,\"native_len\":%zu,\"bpf_len\":%zu,\"bpf_mac_len\":%zu,"
 		"\"verdict\":\"%s\",\"reason\":\"%s\",\"diff_offset\":%ld,\"detail\":\"%s\","
@@ -89,6 +123,15 @@ int report_conn(struct report *r, const struct conn_record *c)
 		(unsigned long long)c->gen_seed,
 		c->knobs ? c->knobs : "",
 		hex ? ",\"native\":\"" : "", nh, hex ? "\",\"bpf\":\"" : "", bh, hex ? "\"" : "");
+	if (len < 0 || (size_t)len >= sizeof(line)) {
+		errno = EOVERFLOW;
+		return -1;
+	}
+	if (r->used + (size_t)len > sizeof(r->buf) && report_flush(r))
+		return -1;
+	memcpy(r->buf + r->used, line, (size_t)len);
+	r->used += (size_t)len;
+	r->lines_buffered++;
 	if (show) {
 		/* Both versions from the network header on: the native's MAC (mode 2) is skipped. */
 		size_t nm = c->mode == 2 ? c->bpf_mac_len : 0;
@@ -98,7 +141,7 @@ int report_conn(struct report *r, const struct conn_record *c)
 		if (c->bpf && c->bpf_len > c->bpf_mac_len)
 			pcap_write(r, c->bpf + c->bpf_mac_len, c->bpf_len - c->bpf_mac_len);
 	}
-	return ferror(r->jsonl) ? -1 : 0;
+	return 0;
 }
 
 int report_close(struct report *r)
@@ -106,9 +149,9 @@ int report_close(struct report *r)
 	char tmp[600], dst[600];
 	int rc = 0;
 
-	if (r->jsonl && fclose(r->jsonl))
+	if (r->jsonl_fd >= 0 && (report_flush(r) | close(r->jsonl_fd)))
 		rc = -1;
-	r->jsonl = NULL;
+	r->jsonl_fd = -1;
 	if (r->pcap) {
 		pcap_dump_close(r->pcap);
 		snprintf(tmp, sizeof(tmp), "%s/.mismatches.pcap.tmp", r->dir);

@@ -30,9 +30,16 @@ struct conn_record {
 	char bpf_vlan[16];		/* the capture's VLAN metadata "proto:id", "" if none */
 };
 
+/* One JSONL record: fields, two 512-byte hex strings, generator knobs. */
+#define REPORT_LINE_MAX 4096
+
 struct report {
 	char dir[512];
-	FILE *jsonl;
+	int jsonl_fd;
+	char buf[1 << 16];	/* complete records not yet written */
+	size_t used;
+	uint64_t written;	/* bytes of connections.jsonl on disk, all whole records */
+	uint64_t lines_buffered, lines_written;
 	void *pcap;		/* pcap_dumper_t */
 	void *pcap_dead;	/* pcap_t */
 	uint64_t n;
@@ -43,6 +50,8 @@ struct report {
 int report_open(struct report *r, const char *dir);
 /* Append one connection; differing byte strings go in hex, and both versions to the pcap. */
 int report_conn(struct report *r, const struct conn_record *c);
+/* Write the buffered records (whole lines only; see report.c). Returns 0 or -1 with errno. */
+int report_flush(struct report *r);
 /* Flush and close; the pcap is renamed into place only here. Returns 0 or -1. */
 int report_close(struct report *r);
 

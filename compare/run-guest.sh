@@ -7,14 +7,29 @@
 # TCPSynAckSaved counter), every client socket also checks the active direction: the witness
 # watches c0 too, and the client sends each saved SYN-ACK to the server for comparison.
 # usage: run-guest.sh CONNECTIONS SEED SERIES_HASH ENTRIES MIX PARALLEL RERUN [SERVER ARGS...]
-# RERUN 1: /mnt/share/rerun.jsonl is an earlier run's records (same CONNECTIONS, SEED, MIX);
+# RERUN 1: rerun.jsonl in the share is an earlier run's records (same CONNECTIONS, SEED, MIX);
 # only the connections that were not identical there are made again.
+# --test-fault panic|kill-server (TEST ONLY, first of the server args): done once the server's
+# first checkpoint is on disk. Environment: SYNTWIN_OUT (default /mnt/share), where results go.
 set -eu
+out=${SYNTWIN_OUT:-/mnt/share}
+# Where the time goes (timing.json; the bench and `syntwin run` report it): guest uptime now is
+# the boot, then topology + attach, connections, collect + report.
+up() { cut -d ' ' -f 1 /proc/uptime; }
+since() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+t_start=$(up)
 n=$1 seed=$2 shash=$3 entries=$4 mix=$5 parallel=$6 rerun=$7
 shift 7
+fault=
+if [ "${1:-}" = --test-fault ]; then
+	fault=$2
+	shift 2
+fi
 rr=
-[ "$rerun" = 0 ] || rr="--rerun /mnt/share/rerun.jsonl"
+[ "$rerun" = 0 ] || rr="--rerun $out/rerun.jsonl"
 /src/compare/topology.sh up
+# However this ends, the guest is left as it was (so a test can run it twice in one boot).
+trap 'syntwin-loader detach >/dev/null 2>&1; /src/compare/topology.sh down >/dev/null 2>&1' EXIT
 active= cdev=
 if grep -q TCPSynAckSaved /proc/net/netstat; then
 	active=--active cdev="--dev c0@client"
@@ -35,7 +50,7 @@ ip netns exec server sh -c "echo 514 > /proc/sys/net/ipv4/tcp_fastopen"
 case $mix in
 replay)
 	# every SYN of the capture the host put in the share; nothing else
-	n=$(syntwin-crafted --replay /mnt/share/replay.pcap --count) || exit 2
+	n=$(syntwin-crafted --replay $out/replay.pcap --count) || exit 2
 	ncrafted=0 ;;
 crafted) ncrafted=$n ;;
 default) ncrafted=$((n / 20)) nfuzz=$((n / 50)) ntap=$((n / 100)) ;;
@@ -51,7 +66,7 @@ expect=$n expect_active=$nsockets
 if [ "$rerun" = 1 ]; then
 	expect=0 expect_active=0
 	if [ "$mix" = replay ]; then
-		expect=$(syntwin-crafted --replay /mnt/share/replay.pcap $rr --count)
+		expect=$(syntwin-crafted --replay $out/replay.pcap $rr --count)
 	else
 		[ "$ncrafted" = 0 ] || expect=$(syntwin-crafted $rr --count)
 		[ "$nfuzz" = 0 ] || expect=$((expect + $(syntwin-crafted --fuzz $rr --count)))
@@ -63,8 +78,9 @@ if [ "$rerun" = 1 ]; then
 	fi
 	echo "rerun: $expect connection(s) that were not identical"
 fi
+t_attached=$(up)
 rm -f /tmp/server-ready
-syntwin-server --out /mnt/share --connections "$expect" --active "$([ -n "$active" ] && echo "$expect_active" || echo 0)" \
+syntwin-server --out "$out" --connections "$expect" --active "$([ -n "$active" ] && echo "$expect_active" || echo 0)" \
 	--seed "$seed" --series-hash "$shash" --mix "$mix" --ready-file /tmp/server-ready "$@" &
 spid=$!
 i=0
@@ -74,12 +90,23 @@ while [ ! -e /tmp/server-ready ]; do
 	[ $i -lt 100 ] || { echo "syntwin: server did not start" >&2; exit 2; }
 	sleep 0.1
 done
+case $fault in
+'') ;;
+panic | kill-server)
+	(
+		until grep -q '"records_written": [1-9]' "$out/summary.json" 2>/dev/null; do sleep 0.2; done
+		echo "TEST FAULT: $fault with $(wc -l <"$out/connections.jsonl") records on disk" >&2
+		if [ "$fault" = panic ]; then echo c >/proc/sysrq-trigger; else kill -9 $spid; fi
+	) &
+	;;
+*) echo "syntwin: --test-fault '$fault' is not panic or kill-server" >&2; exit 2 ;;
+esac
 crc=0
 if [ "$mix" = replay ] && [ "$expect" = 0 ]; then
 	echo "replay: no SYNs in this file, nothing to compare"
 elif [ "$mix" = replay ]; then
 	# shellcheck disable=SC2086
-	syntwin-crafted --replay /mnt/share/replay.pcap $rr || crc=$?
+	syntwin-crafted --replay $out/replay.pcap $rr || crc=$?
 else
 	# shellcheck disable=SC2086
 	[ "$ncrafted" = 0 ] || syntwin-crafted --connections "$ncrafted" --seed "$seed" $rr || crc=$?
@@ -95,8 +122,12 @@ if [ "$nsockets" -gt 0 ]; then
 		--mix "$([ "$mix" = plain ] && echo plain || echo default)" --parallel "$parallel" \
 		$active $rr || crc=$?
 fi
+t_generated=$(up)
 src=0
 wait $spid || src=$?
-syntwin-loader detach >/dev/null
+t_end=$(up)
+printf '{"boot_s": %s, "topology_attach_s": %s, "connections_s": %s, "collect_report_s": %s, "guest_total_s": %s}\n' \
+	"$t_start" "$(since "$t_start" "$t_attached")" "$(since "$t_attached" "$t_generated")" \
+	"$(since "$t_generated" "$t_end")" "$t_end" >"$out/timing.json" || true
 [ $crc = 0 ] || { echo "syntwin: the client reported failed connections" >&2; [ $src != 0 ] || src=1; }
 exit $src

@@ -35,6 +35,7 @@
 #include "parse_num.h"
 #include "report.h"
 #include "rng.h"
+#include "slabinfo.h"
 
 #define PORT_BASE 7001
 
@@ -47,6 +48,10 @@ struct opts {
 struct stats {
 	uint64_t conns, verdict[V_MAX], reason[R_MAX], unexplained, small_buffer_checks;
 	uint64_t active, active_announced, compared;
+	uint64_t lost;		/* bpf-missing records put down to map eviction (R_EVICTED) */
+	long long evictions;	/* capture_evictions() at the end; -1 while running */
+	long long slab_start, slab_end, syn_slab_start, syn_slab_end; /* bytes, -1 unknown */
+	int write_errno;	/* a results file could not be written: the run stops */
 	uint64_t shapes, gen_sockets, gen_unknown, gen_crafted, gen_tap, gen_fuzz, rejected;
 	int64_t cookies_base, tcpext_base[4];
 	const char *cookie_proof; /* the TcpExt counter that proves a syncookie validation */
@@ -225,6 +230,17 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 		in.syncookie_proven = seen > st->reason[R_SYNCOOKIE];
 	}
 	bad = classify(&in, &res);
+	/* A missing capture is put down to eviction only while the maps have evicted more
+	 * records than were already put down to it (rare: one map walk each). */
+	if (res.verdict == V_BPF_MISSING && capture_evictions(cc) > (long long)st->lost) {
+		/* Lost by the witness, not a kernel difference: the run becomes partial. */
+		res.reason = R_EVICTED;
+		snprintf(res.detail, sizeof(res.detail),
+			 "no capture: the witness's maps overflowed (%u entries) and evicted it",
+			 cc->capacity);
+		st->lost++;
+		bad = 0;
+	}
 	if (c->gen && !strcmp(c->gen, "rejected")) {
 		res.verdict = V_DIFFER;
 		res.reason = R_NONE;
@@ -275,7 +291,8 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	if (have_bpf && rec.vlan_present)
 		snprintf(c->bpf_vlan, sizeof(c->bpf_vlan), "%04x:%u", ntohs(rec.vlan_proto),
 			 rec.vlan_tci & 0x0fffu);
-	report_conn(rep, c);
+	if (report_conn(rep, c) && !st->write_errno)
+		st->write_errno = errno ? errno : EIO;
 }
 
 /* What the generators said about each connection before making it, by family and source port
@@ -494,7 +511,8 @@ static int print_unbound(const struct capture_key *k, const struct capture_rec *
 		u->st->unexplained += !why;
 		if (!why)
 			fprintf(stderr, "syntwin: %s %s\n", g->knobs, res.detail);
-		report_conn(u->rep, &c);
+		if (report_conn(u->rep, &c) && !u->st->write_errno)
+			u->st->write_errno = errno ? errno : EIO;
 		return 0;
 	}
 	syn_layout(r->data, r->cap_len, r->mac_len, &l);
@@ -504,17 +522,29 @@ static int print_unbound(const struct capture_key *k, const struct capture_rec *
 	return 0;
 }
 
-static int write_summary(const struct opts *o, struct capture_client *cc, const struct stats *st)
+/* Bytes of the caches a saved SYN lives in (kmalloc-96, kmalloc-128; see bench/memory.sh). */
+static long long saved_syn_slab(void)
 {
-	char json[4096], counters[1024] = "", tcpx[256] = "";
+	long long a = slab_bytes("kmalloc-96"), b = slab_bytes("kmalloc-128");
+
+	return a < 0 || b < 0 ? -1 : a + b;
+}
+
+static int write_summary(const struct opts *o, struct capture_client *cc, const struct stats *st,
+			 const struct report *rep)
+{
+	char json[5120], counters[1024] = "", tcpx[256] = "";
 	__u64 cnt[CNT_MAX] = { 0 };
 	uint64_t unbound = 0;
 	struct utsname u;
 	size_t used = 0;
+	char evict[32] = "null";
 
 	uname(&u);
 	capture_counters(cc, cnt);
 	capture_each_unbound(cc, count_unbound, &unbound);
+	if (st->evictions >= 0)
+		snprintf(evict, sizeof(evict), "%lld", st->evictions);
 	for (int i = 0, u2 = 0; i < 4; i++) {
 		int64_t now = tcpext_counter(tcpext_names[i]);
 
@@ -542,6 +572,10 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 		 "  \"differ\": %llu,\n"
 		 "  \"native_missing\": %llu,\n  \"bpf_missing\": %llu,\n"
 		 "  \"small_buffer_checks\": %llu,\n  \"unbound_captures\": %llu,\n"
+		 "  \"records_written\": %llu,\n  \"records_lost\": %llu,\n  \"witness_evictions\": %s,\n"
+		 "  \"memory\": {\"slab_bytes_start\": %lld, \"slab_bytes_end\": %lld, "
+		 "\"saved_syn_slab_bytes_start\": %lld, \"saved_syn_slab_bytes_end\": %lld, "
+		 "\"witness_map_bytes\": %lld},\n"
 		 "  \"tcpext\": {%s},\n  \"syncookie_proof\": \"%s\",\n"
 		 "  \"bpf_counters\": {%s},\n  \"kernel\": \"%s\",\n  \"series_hash\": \"%s\",\n"
 		 "  \"seed\": %llu,\n  \"mix\": \"%s\",\n  \"rerun_of\": \"%s\",\n"
@@ -562,6 +596,8 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 		 (unsigned long long)st->verdict[V_NATIVE_MISSING],
 		 (unsigned long long)st->verdict[V_BPF_MISSING],
 		 (unsigned long long)st->small_buffer_checks, (unsigned long long)unbound,
+		 (unsigned long long)rep->lines_written, (unsigned long long)st->lost, evict, st->slab_start, st->slab_end,
+		 st->syn_slab_start, st->syn_slab_end, capture_map_bytes(cc),
 		 tcpx, st->cookie_proof, counters,
 		 u.release, o->series_hash, (unsigned long long)o->seed, o->mix, o->rerun_of,
 		 st->partial ? "true" : "false");
@@ -621,7 +657,15 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	write_summary(&o, &cc, &(struct stats){ .partial = true });
+	/* Start-of-run memory (soak runs compare it with the end), then a summary marked partial at
+	 * once: whatever ends this process from here on leaves one on disk. */
+	st.evictions = -1;
+	st.slab_start = slab_bytes("");
+	st.syn_slab_start = saved_syn_slab();
+	st.slab_end = st.syn_slab_end = -1;
+	st.partial = true;
+	if (write_summary(&o, &cc, &st, &rep))
+		return 2;
 
 	while ((st.conns < o.connections || st.active < o.active) && !stop) {
 		int n = epoll_wait(ep, evs, 8, 1000);
@@ -648,7 +692,15 @@ int main(int argc, char **argv)
 					break;
 			}
 		}
+		if (st.write_errno)
+			break;
 		if (now - last_progress >= 3) {
+			/* Checkpoint: the records so far on disk, and a partial summary that counts
+			 * them, so a killed server still leaves both. */
+			if (report_flush(&rep) || write_summary(&o, &cc, &st, &rep)) {
+				st.write_errno = errno ? errno : EIO;
+				break;
+			}
 			printf("  ... %llu/%llu connections compared (active %llu/%llu), %llu unexplained\n",
 			       (unsigned long long)st.conns, (unsigned long long)o.connections,
 			       (unsigned long long)st.active, (unsigned long long)o.active,
@@ -665,16 +717,32 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	st.partial = st.conns < o.connections || st.active < o.active;
 	if (ufd >= 0) {
 		close(ufd);
 		unlink(CLIENT_SOCK_PATH);
 	}
 	capture_each_unbound(&cc, print_unbound, &(struct unbound_ctx){ &o, &rep, &st });
+	st.evictions = capture_evictions(&cc);
+	if (st.evictions > 0 || st.lost)
+		fprintf(stderr, "syntwin-server: the witness's maps (%u entries each) evicted %lld "
+			"record(s); %llu connection(s) have no capture: results are partial (raise "
+			"--entries)\n", cc.capacity, st.evictions, (unsigned long long)st.lost);
+	st.slab_end = slab_bytes("");
+	st.syn_slab_end = saved_syn_slab();
+	st.partial = st.conns < o.connections || st.active < o.active || st.evictions > 0 ||
+		     st.lost || st.write_errno;
 	if (stop)
 		fprintf(stderr, "syntwin-server: stopped by signal %d; results kept, marked partial\n",
 			(int)stop);
-	rc = report_close(&rep) | write_summary(&o, &cc, &st);
+	if (st.write_errno)
+		fprintf(stderr, "syntwin-server: cannot write results in %s: %s; stopped with %llu "
+			"of %llu connections (marked partial if the summary could be written)\n",
+			o.out, strerror(st.write_errno), (unsigned long long)st.conns,
+			(unsigned long long)o.connections);
+	rc = report_close(&rep); /* first: the summary counts the records it flushed */
+	rc |= write_summary(&o, &cc, &st, &rep);
+	if (rc && !st.write_errno)
+		fprintf(stderr, "syntwin-server: cannot finish the results in %s\n", o.out);
 	char actives[64] = "";
 
 	if (o.active)
@@ -690,7 +758,7 @@ int main(int argc, char **argv)
 	       (unsigned long long)st.reason[R_REJECTED], (unsigned long long)st.unexplained,
 	       st.partial ? " (PARTIAL)" : "");
 	capture_client_close(&cc);
-	if (rc)
+	if (rc || st.write_errno)
 		return 2;
 	return st.unexplained || st.partial ? 1 : 0;
 }

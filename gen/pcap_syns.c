@@ -107,10 +107,7 @@ int pcap_syns_each(const char *path, int (*fn)(const struct pcap_syn *, void *),
 		   struct pcap_syn_stats *st, char *err, size_t errlen)
 {
 	char perr[PCAP_ERRBUF_SIZE];
-	struct pcap_pkthdr *h;
-	const u_char *data;
 	pcap_t *p;
-	int dlt, rc;
 
 	memset(st, 0, sizeof(*st));
 	p = pcap_open_offline(path, perr);
@@ -118,6 +115,18 @@ int pcap_syns_each(const char *path, int (*fn)(const struct pcap_syn *, void *),
 		snprintf(err, errlen, "%s: %s", path, perr);
 		return -1;
 	}
+	return pcap_syns_each_open(p, path, fn, arg, st, err, errlen);
+}
+
+int pcap_syns_each_open(pcap_t *p, const char *path,
+			int (*fn)(const struct pcap_syn *, void *), void *arg,
+			struct pcap_syn_stats *st, char *err, size_t errlen)
+{
+	struct pcap_pkthdr *h;
+	const u_char *data;
+	int dlt, rc;
+
+	memset(st, 0, sizeof(*st));
 	dlt = pcap_datalink(p);
 	if (!supported(dlt)) {
 		snprintf(err, errlen, "%s: link type %s (%d) is not supported (Ethernet, raw IP, "

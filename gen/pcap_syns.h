@@ -9,6 +9,7 @@
 #ifndef SYNTWIN_PCAP_SYNS_H
 #define SYNTWIN_PCAP_SYNS_H
 
+#include <pcap/pcap.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -34,5 +35,10 @@ struct pcap_syn_stats {
  */
 int pcap_syns_each(const char *path, int (*fn)(const struct pcap_syn *, void *), void *arg,
 		   struct pcap_syn_stats *st, char *err, size_t errlen);
+
+/* The same on a capture already open (@path names it in messages); closes @p. */
+int pcap_syns_each_open(pcap_t *p, const char *path,
+			int (*fn)(const struct pcap_syn *, void *), void *arg,
+			struct pcap_syn_stats *st, char *err, size_t errlen);
 
 #endif

@@ -34,6 +34,15 @@ int capture_client_open(struct capture_client *c)
 	c->by_flow_fd = open_pin("syn_by_flow");
 	c->counters_fd = open_pin("counters");
 	c->errors_fd = open_pin("errors");
+	c->taken_cookie = c->taken_flow = 0;
+	c->capacity = 0;
+	if (c->by_flow_fd >= 0) {
+		struct bpf_map_info info = { 0 };
+		__u32 len = sizeof(info);
+
+		if (!bpf_obj_get_info_by_fd(c->by_flow_fd, &info, &len))
+			c->capacity = info.max_entries;
+	}
 	if (c->by_cookie_fd < 0 || c->by_flow_fd < 0 || c->counters_fd < 0 || c->errors_fd < 0) {
 		int err = c->by_cookie_fd < 0 ? c->by_cookie_fd : c->by_flow_fd < 0 ? c->by_flow_fd :
 			  c->counters_fd < 0 ? c->counters_fd : c->errors_fd;
@@ -81,12 +90,63 @@ int capture_lookup_cookie(struct capture_client *c, __u64 cookie, struct capture
 		return -errno;
 	if (!take)
 		return 0;
-	if (bpf_map_delete_elem(c->by_cookie_fd, &cookie) && errno != ENOENT)
+	if (bpf_map_delete_elem(c->by_cookie_fd, &cookie) == 0)
+		c->taken_cookie++;
+	else if (errno != ENOENT)
 		return -errno;
-	if (capture_key_of(out, &k) == 0 && bpf_map_delete_elem(c->by_flow_fd, &k) &&
-	    errno != ENOENT)
-		return -errno;
+	if (capture_key_of(out, &k) == 0) {
+		if (bpf_map_delete_elem(c->by_flow_fd, &k) == 0)
+			c->taken_flow++;
+		else if (errno != ENOENT)
+			return -errno;
+	}
 	return 0;
+}
+
+static long long map_count(int fd, size_t key_size)
+{
+	__u8 key[sizeof(struct capture_key)], next[sizeof(struct capture_key)];
+	long long n = 0;
+	void *prev = NULL;
+
+	while (bpf_map_get_next_key(fd, prev, next) == 0) {
+		memcpy(key, next, key_size);
+		prev = key;
+		n++;
+	}
+	return errno == ENOENT ? n : -errno;
+}
+
+/* What went into each map: new flow keys (captures less replacements) and bindings. */
+static int map_inserts(struct capture_client *c, __u64 *flow, __u64 *cookie)
+{
+	__u64 cnt[CNT_MAX];
+	int err = capture_counters(c, cnt);
+
+	if (err)
+		return err;
+	*flow = cnt[CNT_CAPTURED] - cnt[CNT_RECAPTURED];
+	*cookie = cnt[CNT_BOUND] + cnt[CNT_ACTIVE_BOUND];
+	return 0;
+}
+
+long long capture_evictions(struct capture_client *c)
+{
+	__u64 flow, cookie;
+	long long lost, in_flow, in_cookie;
+	/* Counters first, maps second: an entry inserted in between is seen as present but not
+	 * as inserted, so a race can only hide an eviction, never invent one. */
+	int err = map_inserts(c, &flow, &cookie);
+
+	if (err)
+		return err;
+	in_flow = map_count(c->by_flow_fd, sizeof(struct capture_key));
+	in_cookie = map_count(c->by_cookie_fd, sizeof(__u64));
+	if (in_flow < 0 || in_cookie < 0)
+		return in_flow < 0 ? in_flow : in_cookie;
+	lost = (long long)(flow - c->taken_flow) - in_flow;
+	lost += (long long)(cookie - c->taken_cookie) - in_cookie;
+	return lost; /* below 0 only if another process took entries too */
 }
 
 int capture_counters(struct capture_client *c, __u64 *out)
@@ -138,4 +198,28 @@ int capture_error(struct capture_client *c, __u32 slot, struct bpf_error *out)
 	if (bpf_map_lookup_elem(c->errors_fd, &slot, out))
 		return -errno;
 	return 0;
+}
+
+static long long fd_memlock(int fd)
+{
+	char path[64], line[128];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "memlock: %lld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+long long capture_map_bytes(struct capture_client *c)
+{
+	long long a = fd_memlock(c->by_flow_fd), b = fd_memlock(c->by_cookie_fd);
+
+	return a < 0 || b < 0 ? -1 : a + b;
 }

@@ -10,6 +10,9 @@
 
 struct capture_client {
 	int by_cookie_fd, by_flow_fd, counters_fd, errors_fd;
+	/* entries this client removed (capture_lookup_cookie() with take), for eviction counts */
+	__u64 taken_cookie, taken_flow;
+	__u32 capacity;		/* max_entries of each of the two LRU maps */
 };
 
 /* Open the maps pinned under CAPTURE_PIN_DIR. Returns 0 or -errno (message printed). */
@@ -32,6 +35,17 @@ int capture_counters(struct capture_client *c, __u64 *out);
 int capture_each_unbound(struct capture_client *c,
 			 int (*fn)(const struct capture_key *, const struct capture_rec *, void *),
 			 void *arg);
+
+/*
+ * Entries the LRU maps evicted so far: what went in (new flow keys, bindings) less what this
+ * client took and what is still there. Exact when nothing is in flight and this client is the
+ * only consumer; iterates both maps. Returns the count, or -errno.
+ */
+long long capture_evictions(struct capture_client *c);
+
+/* Kernel memory charged to the two capture maps (fdinfo memlock; preallocated, so constant for
+ * a run), or -1 if unreadable. */
+long long capture_map_bytes(struct capture_client *c);
 
 /* The last BPF-side error of program kind @slot (0 tc, 1 sockops); line 0 means none. */
 int capture_error(struct capture_client *c, __u32 slot, struct bpf_error *out);

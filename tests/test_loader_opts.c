@@ -28,8 +28,10 @@ int main(void)
 	CHECK_EQ_INT(o.ndevs, 2);
 	CHECK_EQ_INT(o.entries, 1024);
 	CHECK(strcmp(o.netns, "server") == 0, "netns %s", o.netns);
-	CHECK_EQ_INT(parse(&o, err, (const char *[]){ "lookup", "--cookie", "0x10", "--json", NULL }), 0);
-	CHECK_EQ_INT(o.cookie, 16);
+	/* decimal only, as the shell reads numbers: "010" is ten, "0x10" is refused */
+	CHECK_EQ_INT(parse(&o, err, (const char *[]){ "lookup", "--cookie", "0x10", NULL }), -1);
+	CHECK_EQ_INT(parse(&o, err, (const char *[]){ "lookup", "--cookie", "010", "--json", NULL }), 0);
+	CHECK_EQ_INT(o.cookie, 10);
 	CHECK(o.json, "--json not set");
 	CHECK_EQ_INT(parse(&o, err, (const char *[]){ "stats", NULL }), 0);
 	CHECK_EQ_INT(o.cmd, CMD_STATS);

@@ -10,6 +10,15 @@ stage() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'syntwin: error: %s\n' "$*" >&2; exit "${DIE_STATUS:-1}"; }
 # Usage errors exit 2 (the CLI contract: 0 ok, 1 failure found, 2 usage/setup error).
 usage_die() { printf 'syntwin: %s\n' "$*" >&2; exit 2; }
+# num_arg WHAT VALUE MIN MAX: VALUE is a decimal number in MIN..MAX, else a usage error naming
+# WHAT (at most 18 digits, so the shell's 64-bit arithmetic never overflows).
+num_arg() {
+	case $2 in
+	'' | *[!0-9]*) usage_die "$1 '$2' is not a non-negative number" ;;
+	esac
+	[ ${#2} -le 18 ] && [ "$2" -ge "$3" ] && [ "$2" -le "$4" ] ||
+		usage_die "$1 $2 is out of range ($3..$4)"
+}
 
 # The kernel versions we can build are exactly the Debian linux-source-VER packages.
 kernel_pkg() { printf 'linux-source-%s\n' "$1"; }

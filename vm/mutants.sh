@@ -16,7 +16,7 @@ n=2000 out=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--connections) [ $# -ge 2 ] || usage_die "mutants: --connections needs a value"
-		case $2 in '' | *[!0-9]*) usage_die "mutants: --connections '$2' is not a number" ;; esac
+		num_arg "mutants: --connections" "$2" 1 100000000
 		n=$2; shift 2 ;;
 	--out) [ $# -ge 2 ] || usage_die "mutants: --out needs a directory"; out=$2; shift 2 ;;
 	-*) usage_die "mutants: unknown option '$1'" ;;

@@ -24,6 +24,26 @@ expect 1 "no such device 'nope0'" -- syntwin-loader attach --dev nope0 --cgroup 
 expect 1 "no network namespace 'nope'" -- syntwin-loader attach --netns nope --dev lo --cgroup /sys/fs/cgroup
 expect 1 "cgroup /nonexistent" -- syntwin-loader attach --dev lo --cgroup /nonexistent
 expect 2 "--entries: 1 is out of range" -- syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup --entries 1
+# Every flag with a missing, malformed or out-of-range value: exit 2, named.
+expect 2 "no command" -- syntwin-loader
+expect 2 "unknown command 'attack'" -- syntwin-loader attack
+expect 2 "--dev: missing value" -- syntwin-loader attach --cgroup /sys/fs/cgroup --dev
+expect 2 "is longer than an interface name" -- syntwin-loader attach --dev abcdefghijklmnopq --cgroup /sys/fs/cgroup
+expect 2 "is not an interface name" -- syntwin-loader attach --dev @server --cgroup /sys/fs/cgroup
+expect 2 "no network namespace after '@'" -- syntwin-loader attach --dev s0@ --cgroup /sys/fs/cgroup
+expect 2 "--netns: missing value" -- syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup --netns
+expect 2 "--cgroup: missing value" -- syntwin-loader attach --dev lo --cgroup
+expect 2 "needs at least one --dev and a --cgroup" -- syntwin-loader attach --dev lo
+expect 2 "needs at least one --dev and a --cgroup" -- syntwin-loader attach --cgroup /sys/fs/cgroup
+expect 2 "--entries: missing value" -- syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup --entries
+expect 2 "--entries" -- syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup --entries 12k
+expect 2 "--entries: 16777217 is out of range" -- syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup --entries 16777217
+expect 2 "attach: unknown option '--json'" -- syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup --json
+expect 2 "detach: unknown option '--dev'" -- syntwin-loader detach --dev lo
+expect 2 "lookup: needs --cookie" -- syntwin-loader lookup
+expect 2 "--cookie" -- syntwin-loader lookup --cookie abc
+expect 2 "--cookie: 0 is out of range" -- syntwin-loader lookup --cookie 0
+expect 2 "stats: unknown option '--cookie'" -- syntwin-loader stats --cookie 5
 expect 1 "is the witness attached?" -- syntwin-loader stats
 umount /sys/fs/bpf
 expect 1 "bpffs is not mounted" -- syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup

@@ -1,0 +1,101 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Host test: every flag of ./syntwin with a malformed, out-of-range or missing value, and the
+# host-side inputs (profiles, replay files, rerun directories), each ends with exit 2 and a
+# message naming the problem, before anything is built or booted. Pure userspace.
+# usage: bad_input.sh BUILD_DIR
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$1
+S=$ROOT/syntwin
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0 n=0
+
+# bad TEXT -- CMD...: CMD exits 2 and its stderr contains TEXT
+bad() {
+	text=$1
+	shift 2
+	n=$((n + 1))
+	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	if [ "$rc" != 2 ] || ! grep -qF -- "$text" "$tmp/err"; then
+		echo "FAIL: $* -> exit $rc (want 2), stderr: $(head -c 300 "$tmp/err") (want '$text')"
+		fail=1
+	fi
+}
+
+# the entry point itself
+bad "usage: syntwin" -- "$S"
+bad "unknown command 'frobnicate'" -- "$S" frobnicate
+bad "unknown option '--frob'" -- "$S" --frob run
+bad "--kernel needs a version" -- "$S" --kernel
+bad "Debian has no package linux-source-0.01" -- "$S" --kernel 0.01 deps
+bad "--series needs a directory" -- "$S" --series
+
+# run: each numeric flag missing, malformed and out of range
+for f in connections seed timeout entries smp parallel test-corrupt; do
+	bad "run: --$f needs a value" -- "$S" run --$f
+	bad "run: --$f '12x' is not a non-negative number" -- "$S" run --$f 12x
+	bad "run: --$f '-3' is not a non-negative number" -- "$S" run --$f -3
+done
+bad "run: --connections 0 is out of range (1..100000000)" -- "$S" run --connections 0
+bad "run: --connections 100000001 is out of range" -- "$S" run --connections 100000001
+bad "run: --connections 99999999999999999999 is out of range" -- "$S" run --connections 99999999999999999999
+bad "run: --seed 1000000000000000000 is out of range" -- "$S" run --seed 1000000000000000000
+bad "run: --timeout 0 is out of range" -- "$S" run --timeout 0
+bad "run: --entries 15 is out of range (16..16777216)" -- "$S" run --entries 15
+bad "run: --entries 16777217 is out of range" -- "$S" run --entries 16777217
+bad "run: --smp 0 is out of range" -- "$S" run --smp 0
+bad "run: --parallel 65 is out of range (1..64)" -- "$S" run --parallel 65
+bad "run: --test-corrupt 0 is out of range" -- "$S" run --test-corrupt 0
+bad "run: --mix needs a value" -- "$S" run --mix
+bad "run: --mix 'spicy': known mixes are" -- "$S" run --mix spicy
+bad "run: --out needs a value" -- "$S" run --out
+: >"$tmp/afile"
+bad "run: cannot create --out $tmp/afile/sub" -- "$S" run --out "$tmp/afile/sub"
+bad "run: unknown option '--connection'" -- "$S" run --connection 5
+bad "run: --replay needs a pcap file" -- "$S" run --replay
+bad "run: --replay $tmp/nope.pcap: no such readable file" -- "$S" run --replay "$tmp/nope.pcap"
+bad "run: --rerun needs an earlier run's results directory" -- "$S" run --rerun
+bad "run: --rerun $tmp: no summary.json and connections.jsonl there" -- "$S" run --rerun "$tmp"
+printf '{\n  "seed": 1\n}\n' >"$tmp/summary.json"
+: >"$tmp/connections.jsonl"
+bad "lacks seed, expected_connections or mix" -- "$S" run --rerun "$tmp" --out "$tmp/o"
+rm -f "$tmp/summary.json" "$tmp/connections.jsonl"
+
+# vm
+for f in smp mem timeout share; do
+	bad "vm: --$f needs a value" -- "$S" vm --$f
+done
+bad "vm: --smp 'two' is not a non-negative number" -- "$S" vm --smp two -- true
+bad "vm: --smp 65 is out of range (1..64)" -- "$S" vm --smp 65 -- true
+bad "vm: --mem 64 is out of range (128..65536)" -- "$S" vm --mem 64 -- true
+bad "vm: --timeout 0 is out of range" -- "$S" vm --timeout 0 -- true
+bad "vm: --share $tmp/nope: no such directory" -- "$S" vm --share "$tmp/nope" -- true
+bad "vm: no guest command" -- "$S" vm
+bad "vm: unknown option '--fast'" -- "$S" vm --fast -- true
+
+# mutants, bench, fuzz
+bad "mutants: --connections needs a value" -- "$S" mutants --connections
+bad "mutants: --connections 'lots' is not a non-negative number" -- "$S" mutants --connections lots
+bad "mutants: no mutant 'no-such-mutant'" -- "$S" mutants no-such-mutant
+bad "mutants: unknown option '--all'" -- "$S" mutants --all
+bad "bench: --rounds needs a value" -- "$S" bench --rounds
+bad "bench: --rounds 3 is out of range (7..100)" -- "$S" bench --rounds 3
+bad "bench: --connections 'x' is not a non-negative number" -- "$S" bench --connections x
+bad "bench: unknown option '--fastest'" -- "$S" bench --fastest
+bad "fuzz: --seconds needs a value" -- "$S" fuzz --seconds
+bad "fuzz: --seconds 0 is out of range" -- "$S" fuzz --seconds 0
+bad "fuzz: no target 'nope' (known: decode profile pcap)" -- "$S" fuzz nope
+
+# A malformed generator profile line: file:line and the field (the crafted generator's own
+# check, run here in its counting mode, which reads the profiles and nothing else).
+mkdir "$tmp/prof"
+printf 'good family=4 ttl=64\n# comment\nworse family=4 ttl=300\n' >"$tmp/prof/mine.syn"
+bad "$tmp/prof/mine.syn:3:" -- "$BUILD/guest/syntwin-crafted" --profiles "$tmp/prof" --count
+bad "no shapes in $tmp" -- "$BUILD/guest/syntwin-crafted" --profiles "$tmp" --count
+bad "profiles directory $tmp/none" -- "$BUILD/guest/syntwin-crafted" --profiles "$tmp/none" --count
+
+[ $fail = 0 ] && echo "bad_input: all $n bad inputs exit 2 with a message naming the problem"
+exit $fail

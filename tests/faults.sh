@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Guest fault tests through `syntwin run`: each fault ends the run nonzero, says what happened,
+# and leaves the results so far on disk with a summary marked partial that counts them.
+# usage: faults.sh evict|kill-server|panic|timeout
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() { if "$@"; then :; else echo "FAIL: $*"; fail=1; fi; }
+field() { sed -n "s/^  \"$1\": \\([0-9a-z]*\\).*/\\1/p" "$tmp/out/summary.json"; }
+run() { # expected status, then run arguments
+	want=$1
+	shift
+	start=$(date +%s)
+	"$ROOT/syntwin" run --out "$tmp/out" "$@" >"$tmp/log" 2>&1
+	rc=$? took=$(($(date +%s) - start))
+	tail -n 12 "$tmp/log"
+	echo "exit $rc after ${took}s"
+	check [ "$rc" = "$want" ]
+}
+# The kept results agree with the summary: whole records only, as many as it says it wrote.
+kept_and_partial() {
+	j=$tmp/out/connections.jsonl
+	check [ -f "$tmp/out/summary.json" ]
+	check [ "$(field partial)" = true ]
+	check [ "$(grep -cv '^{.*}$' "$j")" = 0 ]
+	check [ "$(field records_written)" -le "$(grep -c '' "$j")" ]
+	check [ "$(field records_written)" -gt 0 ]
+	echo "kept: $(grep -c '' "$j") records; summary: $(field connections) connections, $(field records_written) written, partial $(field partial)"
+}
+
+case $1 in
+evict)
+	# 16 entries per map and 16 clients at once: the LRU maps overflow (one client at a time
+	# never holds more than a few records in them).
+	run 1 --connections 1000 --entries 16 --parallel 16 --mix plain
+	check [ "$(field partial)" = true ]
+	check [ "$(field witness_evictions)" -gt 0 ]
+	check [ "$(field records_lost)" -gt 0 ]
+	check [ "$(field unexplained)" = 0 ]
+	check [ "$(grep -c '"verdict":"bpf-missing","reason":"witness-map-eviction"' "$tmp/out/connections.jsonl")" = "$(field records_lost)" ]
+	check grep -q "evicted .* record(s); .* connection(s) have no capture: results are partial (raise --entries)" "$tmp/log"
+	check grep -q "FAILED" "$tmp/log"
+	echo "evictions $(field witness_evictions), connections lost $(field records_lost)"
+	;;
+kill-server)
+	run 1 --connections 20000 --mix plain --test-fault kill-server
+	check grep -q "TEST FAULT: kill-server" "$tmp/log"
+	check grep -q "summary is marked partial" "$tmp/log"
+	kept_and_partial
+	;;
+panic)
+	run 1 --connections 20000 --mix plain --test-fault panic
+	check grep -q "guest kernel panic" "$tmp/log"
+	check grep -q "sysrq" "$tmp/log"
+	check grep -q "summary is marked partial" "$tmp/log"
+	check [ "$took" -le 90 ]
+	kept_and_partial
+	;;
+timeout)
+	# far more connections than 25 s allow: the guest is killed at --timeout
+	run 1 --connections 1000000 --mix plain --timeout 25
+	check grep -q "timed out after 25 s" "$tmp/log"
+	check grep -q "summary is marked partial" "$tmp/log"
+	check [ "$took" -le 60 ]
+	kept_and_partial
+	;;
+*) echo "usage: faults.sh evict|kill-server|panic|timeout" >&2; exit 2 ;;
+esac
+[ $fail = 0 ] && echo "faults $1: all checks passed"
+exit $fail
