@@ -4,8 +4,8 @@
  * byte by byte from the shapes of gen/profiles/NAME.syn (what it writes arrives as ingress on tun0,
  * where the witness watches), reads the SYN-ACK, sends the final ACK (with a timestamp echo when
  * the SYN-ACK had one) so the server accepts a real connection, and answers the server's FIN with
- * FIN+ACK. Shapes marked bad= are SYNs the kernel must drop: they are sent once each and no
- * answer is awaited. Before each SYN the server is told the source port and the shape's name
+ * RST+ACK (no TIME_WAIT). Shapes marked bad= are SYNs the kernel must drop: they are sent once
+ * each and no answer is awaited. Before each SYN the server is told the source port and the shape's name
  * (client_msg.h): "crafted" for shapes that must connect, "rejected" for those that must not.
  * With --replay FILE it sends instead every SYN of a capture file (pcap_syns.h), rewriting only
  * addresses, ports and checksums (and the IP length, as the payload is not sent): "replay".
@@ -239,7 +239,12 @@ static struct flow flow_of(const struct syn_shape *s, uint16_t sport, uint16_t d
 	return f;
 }
 
-/* Answers a FIN from the server (for any of our flows) with FIN+ACK, plainly. */
+/*
+ * Answers a FIN from the server (for any of our flows) with RST+ACK, plainly: the server's
+ * socket then closes without TIME_WAIT, so a later SYN from the same port (the ports wrap after
+ * 28,000-30,000 flows, well inside TIME_WAIT's 60 s on a long run) meets no TIME_WAIT socket
+ * that would answer it with an ACK instead of a SYN-ACK.
+ */
 static void answer_fin(const struct seg *g)
 {
 	static const struct syn_shape plain[2] = { { .family = 4, .ttl = 64, .df = 1 },
@@ -247,11 +252,11 @@ static void answer_fin(const struct seg *g)
 	const struct syn_shape *s = &plain[g->family == 6];
 	uint8_t pkt[CRAFT_MAX];
 	struct flow f = flow_of(s, g->dport, g->sport);
-	size_t n = craft_segment(s, &f, 0x11, g->ack, g->seq + 1, port_tsval[g->dport] + 2,
+	size_t n = craft_segment(s, &f, 0x14, g->ack, g->seq + 1, port_tsval[g->dport] + 2,
 				 g->has_ts ? g->tsval : 0, pkt);
 
 	if (dev_write(pkt, n) != (ssize_t)n)
-		log_err("write FIN+ACK");
+		log_err("write RST+ACK");
 }
 
 /* Reads what tun0 has for up to @ms: FINs are answered; returns 1 when the SYN-ACK of @sport
