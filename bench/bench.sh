@@ -1,0 +1,152 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# `syntwin bench`: what each capture costs and how the testbed scales. Glue only: the numbers
+# come from syntwin-conn-rate and syntwin-memory (guest, one boot), compare_throughput (host,
+# wall clock and callgrind), and `syntwin run` (its timing.json and summary.json).
+# Writes results/bench/<ts>.json (schema: README "Performance"), <ts>-rates.png and
+# <ts>-scale.png, and prints a table. Never a test: timings gate nothing.
+# usage: bench.sh [--full] [--cold] [--rounds R] [--connections N] [--scale N,N...] [--out DIR]
+set -eu
+. "$(dirname "$0")/../vm/lib.sh"
+root=$SYNTWIN_ROOT
+syntwin=$root/syntwin
+BUILD=${SYNTWIN_BUILD:-$root/build}
+full=0 cold=0 rounds=7 n=1000 out=$root/results/bench scales="10000 100000"
+while [ $# -gt 0 ]; do
+	case $1 in
+	--full) full=1; shift ;;
+	--cold) cold=1; shift ;;
+	--rounds | --connections | --out | --scale)
+		[ $# -ge 2 ] || usage_die "bench: $1 needs a value"
+		case $1 in
+		--rounds) num_arg "bench: --rounds" "$2" 7 100; rounds=$2 ;;
+		--connections) num_arg "bench: --connections" "$2" 100 100000; n=$2 ;;
+		--out) out=$2 ;;
+		--scale) scales=$(echo "$2" | tr , ' ')
+			for v in $scales; do num_arg "bench: --scale" "$v" 100 100000000; done ;;
+		esac
+		shift 2 ;;
+	*) usage_die "bench: unknown option '$1'" ;;
+	esac
+done
+mkdir -p "$out" || usage_die "bench: cannot create $out"
+out=$(cd "$out" && pwd)
+ts=$(date +%Y%m%d-%H%M%S)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+[ "$full" = 0 ] || scales="$scales 1000000"
+t_bench=$(date +%s)
+
+# field FILE NAME: a number from summary.json ("  NAME: V,") or timing.json ("NAME": V)
+field() { sed -n "s/.*\"$2\": \\([-0-9.a-z]*\\).*/\\1/p" "$1" | head -n 1; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+
+stage "bench: building (and recording what this machine is)"
+"$syntwin" build >"$tmp/build.log" 2>&1 || { tail -n 20 "$tmp/build.log" >&2; die "bench: build failed"; }
+accel=$(sed -n 's/.*accelerator: \([a-z]*\).*/\1/p' "$tmp/build.log" | tail -n 1)
+cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)
+ncpu=$(nproc)
+
+# 1. Cold build, only when asked: a new cache, so the tree is extracted and built from scratch.
+cold_json=null
+if [ "$cold" = 1 ]; then
+	stage "bench: cold kernel + userspace build in a fresh cache (several minutes)"
+	t0=$(date +%s.%N)
+	SYNTWIN_CACHE=$tmp/cold-cache SYNTWIN_BUILD=$tmp/cold-build SYNTWIN_ACCEL=$accel \
+		"$syntwin" build >"$tmp/cold.log" 2>&1 || { tail -n 20 "$tmp/cold.log" >&2; die "bench: cold build failed"; }
+	cold_json=$(secs "$t0" "$(date +%s.%N)")
+	rm -rf "$tmp/cold-cache" "$tmp/cold-build"
+fi
+
+# 2. Comparator throughput on the host: wall clock for 1M pairs, instructions per pair from
+# callgrind as the difference of a 20k and a 10k run (so the set-up cancels out).
+stage "bench: comparator throughput (1,000,000 synthetic pairs, one core)"
+"$BUILD/bench/compare_throughput" --pairs 1000000 >"$tmp/cmp.json"
+for k in 10000 20000; do
+	valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$k" \
+		"$BUILD/bench/compare_throughput" --pairs $k >/dev/null 2>"$tmp/cg.$k.log"
+done
+ir() { sed -n 's/^summary: *//p' "$1"; }
+ipp=$(awk -v a="$(ir "$tmp/cg.10000")" -v b="$(ir "$tmp/cg.20000")" 'BEGIN { printf "%.0f", (b - a) / 10000 }')
+# where those instructions go: the top functions of the 20k run (inclusive of the set-up)
+top=$(callgrind_annotate --threshold=90 "$tmp/cg.20000" 2>/dev/null |
+	sed -n 's/^ *\([0-9,]*\) ([ 0-9.]*%) *[^:]*:\([A-Za-z_0-9]*\).*/\2 \1/p' | head -n 8 |
+	awk '{ gsub(",", "", $2); printf "%s{\"function\": \"%s\", \"self_ir\": %s}", (NR > 1 ? ", " : ""), $1, $2 }')
+
+# 3. Connection rates, BPF statistics and memory: one guest boot.
+stage "bench: connection rates ($rounds interleaved rounds x 5 configurations x IPv4/IPv6, $n connections each), BPF stats, memory"
+mkdir -p "$tmp/guest"
+SYNTWIN_NO_BUILD=1 "$syntwin" vm --smp 2 --timeout 1800 --share "$tmp/guest" -- \
+	sh /src/bench/bench-guest.sh "$rounds" "$n" 2000 >"$tmp/guest.log" 2>&1 ||
+	{ tail -n 30 "$tmp/guest.log" >&2; die "bench: the guest part failed"; }
+grep '^round' "$tmp/guest.log" >&2 || true
+
+# 4 + 5. Pipeline split and scale: warm `syntwin run`s (the first is the pipeline figure).
+scale_json= pipe_json=null kernel=
+: >"$tmp/scale.dat"
+for s in $scales; do
+	stage "bench: syntwin run --connections $s"
+	SYNTWIN_NO_BUILD=1 "$syntwin" run --connections "$s" --timeout 14400 --out "$tmp/run-$s" \
+		>"$tmp/run-$s.log" 2>&1 || say "bench: the $s-connection run failed (kept as measured; see its summary)"
+	r=$tmp/run-$s
+	[ -f "$r/summary.json" ] && [ -f "$r/timing.json" ] || die "bench: the $s-connection run left no summary or timing"
+	kernel=$(sed -n 's/^  "kernel": "\(.*\)",$/\1/p' "$r/summary.json")
+	c=$(field "$r/summary.json" connections) a=$(field "$r/summary.json" active_connections)
+	cs=$(field "$r/timing.json" connections_s) wall=$(field "$r/timing.json" wall_s)
+	lost=$(field "$r/summary.json" records_lost) ev=$(field "$r/summary.json" witness_evictions)
+	line=$(printf '{"connections": %s, "active_records": %s, "wall_s": %s, "connections_s": %s, "connections_per_s": %s, "records_per_s": %s, "unexplained": %s, "partial": %s, "records_lost": %s, "witness_evictions": %s, "witness_map_bytes": %s, "slab_bytes_start": %s, "slab_bytes_end": %s, "saved_syn_slab_bytes_start": %s, "saved_syn_slab_bytes_end": %s}' \
+		"$c" "$a" "$wall" "$cs" "$(awk -v c="$c" -v t="$cs" 'BEGIN { printf "%.0f", c / t }')" \
+		"$(awk -v c="$c" -v a="$a" -v t="$cs" 'BEGIN { printf "%.0f", (c + a) / t }')" \
+		"$(field "$r/summary.json" unexplained)" "$(field "$r/summary.json" partial)" "$lost" "$ev" \
+		"$(field "$r/summary.json" witness_map_bytes)" "$(field "$r/summary.json" slab_bytes_start)" \
+		"$(field "$r/summary.json" slab_bytes_end)" "$(field "$r/summary.json" saved_syn_slab_bytes_start)" \
+		"$(field "$r/summary.json" saved_syn_slab_bytes_end)")
+	scale_json="$scale_json${scale_json:+,
+  }$line"
+	echo "$c $wall $(awk -v c="$c" -v t="$cs" 'BEGIN { printf "%.0f", c / t }')" >>"$tmp/scale.dat"
+	[ "$pipe_json" != null ] || pipe_json=$(sed "s/^{/{\"connections\": $s, /" "$r/timing.json")
+	rm -f "$r/connections.jsonl" # hundreds of MB at 1M; the summary keeps the counts
+done
+
+# 6. The report.
+json=$out/$ts.json
+{
+	printf '{\n"schema": "syntwin-bench/1",\n"date": "%s",\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	printf '"machine": {"cpu": "%s", "cpus": %s, "accelerator": "%s", "guest_kernel": "%s", "guest_smp": 2},\n' \
+		"$cpu" "$ncpu" "$accel" "$kernel"
+	printf '"connection_rate": %s,\n' "$(cat "$tmp/guest/rates.json")"
+	printf '"memory": %s,\n' "$(cat "$tmp/guest/memory.json")"
+	printf '"comparator": {"wall": %s, "callgrind": {"instructions_per_pair": %s, "top_functions_20k_run": [%s]}},\n' \
+		"$(cat "$tmp/cmp.json")" "$ipp" "$top"
+	printf '"pipeline": {"cold_build_s": %s, "warm_run": %s},\n' "$cold_json" "$pipe_json"
+	printf '"scale": [\n  %s\n],\n' "$scale_json"
+	printf '"bench_wall_s": %s\n}\n' "$(($(date +%s) - t_bench))"
+} >"$json.tmp"
+mv "$json.tmp" "$json"
+
+# rates.dat (config family median min max) -> one row per configuration for the bar chart
+awk 'NR > 1 { k[$1] = k[$1] " " $3 " " $4 " " $5; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
+	END { for (i = 1; i <= n; i++) print order[i] k[order[i]] }' "$tmp/guest/rates.dat" >"$tmp/bars.dat"
+gnuplot -e "bars='$tmp/bars.dat'; scale='$tmp/scale.dat'; out_rates='$out/$ts-rates.png'; out_scale='$out/$ts-scale.png'; subtitle='$accel, $ncpu CPUs, $rounds rounds x $n connections'" \
+	"$root/bench/chart.gp" || say "bench: gnuplot failed; the JSON is complete"
+
+# the table
+{
+	echo
+	echo "syntwin bench ($ts): $cpu, $accel, guest kernel $kernel"
+	echo "connections/s, median of $rounds rounds (min-max); cost = median of per-round ratios to no-capture"
+	awk -F'[:,]' '
+		/"config":/ { for (i = 1; i <= NF; i++) { gsub(/[ "{}\[\]]/, "", $i) }
+			c = $2; f = $4; med = $6; lo = $8; hi = $10; cost = $14
+			printf "  %-11s IPv%s %6d/s (%d-%d)  cost %5.1f%%\n", c, f, med, lo, hi, cost }' \
+		"$tmp/guest/rates.json"
+	for p in tc sockops; do
+		sed -n "s/.*\"$p\": {[^}]*\"ns_per_run\": \([0-9]*\), \"runs_per_connection\": \([0-9.]*\).*/BPF $p program: \1 ns per run, \2 runs per connection (run-time stats on)/p" \
+			"$tmp/guest/rates.json"
+	done
+	echo "comparator: $(field "$tmp/cmp.json" classify_and_jsonl_per_s) pairs/s with JSONL ($(field "$tmp/cmp.json" classify_per_s) classify only); $ipp instructions/pair"
+	echo "pipeline (warm run): $(printf '%s' "$pipe_json" | sed 's/[{}"]//g')"
+	echo "scale: connections wall_s connections/s"
+	sed 's/^/  /' "$tmp/scale.dat"
+	echo "written: $json, $out/$ts-rates.png, $out/$ts-scale.png"
+} | tee "$out/$ts.txt"

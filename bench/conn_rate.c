@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * syntwin-conn-rate (guest): what each capture costs in connections per second, client netns to
+ * server netns over the veth pair (compare/topology.sh), one connection at a time: socket,
+ * connect, accept, the configuration's work on the accepted socket, close (RST, so no
+ * TIME_WAIT piles up across rounds). Configurations:
+ *   no-capture  listener without TCP_SAVE_SYN
+ *   native1     TCP_SAVE_SYN 1, TCP_SAVED_SYN read on every accepted socket
+ *   native2     the same with 2 (MAC header too)
+ *   witness     the BPF witness attached (tc ingress on s0 + sockops) and its record taken from
+ *               the map by socket cookie; no TCP_SAVE_SYN
+ *   full        native2 + witness + the comparator (classify, JSONL record) as syntwin-server
+ * Rounds interleave them (A B C D E A B C D E ...), IPv4 and IPv6 in each, so a ratio compares
+ * batches measured seconds apart. Then, with BPF run-time statistics on (BPF_ENABLE_STATS,
+ * only for that last pass, as they cost time themselves), one more full batch gives each BPF
+ * program's run_time_ns / run_cnt. Prints JSON; writes DIR/rates.dat for gnuplot.
+ * usage: syntwin-conn-rate --rounds R --connections N --dir DIR
+ */
+#define _GNU_SOURCE
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture_client.h"
+#include "classify.h"
+#include "net_helpers.h"
+#include "parse_num.h"
+#include "report.h"
+
+enum config { C_NONE, C_NATIVE1, C_NATIVE2, C_WITNESS, C_FULL, C_MAX };
+static const char *const config_names[C_MAX] = { "no-capture", "native1", "native2", "witness",
+						 "full" };
+static const int config_save[C_MAX] = { -1, 1, 2, -1, 2 };
+#define MAX_ROUNDS 100
+
+static const struct {
+	int af;
+	const char *server;
+} fams[2] = { { AF_INET, "198.18.0.2" }, { AF_INET6, "fd00:5959::2" } };
+
+static int lfd[C_MAX][2];
+static struct capture_client cc;
+static struct report rep;
+static uint64_t full_bad;
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static int witness(int on)
+{
+	int rc = system(on ? "syntwin-loader attach --netns server --dev s0 --cgroup /sys/fs/cgroup "
+			     "--entries 65536 >/dev/null" : "syntwin-loader detach >/dev/null");
+
+	if (rc) {
+		fprintf(stderr, "syntwin-conn-rate: witness %s failed\n", on ? "attach" : "detach");
+		return -1;
+	}
+	/* Loading and freeing programs and 65536-entry maps leaves work behind (RCU callbacks,
+	 * kworkers); let it finish before the next batch is timed. */
+	usleep(500000);
+	if (on && capture_client_open(&cc))
+		return -1;
+	if (!on)
+		capture_client_close(&cc);
+	return 0;
+}
+
+/* The configuration's work on accepted socket @a. */
+static int work(enum config c, int a, int family, uint64_t i)
+{
+	uint8_t native[512];
+	struct capture_rec rec;
+	uint64_t cookie = 0;
+	socklen_t cl = sizeof(cookie);
+	size_t need;
+	int n = 0, have = 0;
+
+	if (config_save[c] > 0 && (n = read_saved_syn(a, native, sizeof(native), &need)) <= 0)
+		return -1;
+	if (c == C_WITNESS || c == C_FULL) {
+		if (getsockopt(a, SOL_SOCKET, SO_COOKIE, &cookie, &cl))
+			return -1;
+		have = capture_lookup_cookie(&cc, cookie, &rec, true) == 0;
+		if (!have)
+			return -1;
+	}
+	if (c == C_FULL) {
+		struct compare_input in = { .mode = 2, .native = native, .native_len = (size_t)n,
+					    .bpf = rec.data, .bpf_len = rec.cap_len,
+					    .bpf_mac_len = rec.mac_len };
+		struct compare_result res;
+		struct conn_record r = { .family = family, .mode = 2, .direction = "passive",
+					 .cookie = cookie, .res = &res, .small_buffer = "",
+					 .gen = "bench", .knobs = "", .gen_index = i };
+
+		full_bad += classify(&in, &res);
+		socket_addr(a, 1, r.saddr, &r.sport);
+		socket_addr(a, 0, r.daddr, &r.dport);
+		r.native = in.native, r.native_len = in.native_len;
+		r.bpf = in.bpf, r.bpf_len = in.bpf_len, r.bpf_mac_len = in.bpf_mac_len;
+		if (report_conn(&rep, &r))
+			return -1;
+	}
+	return 0;
+}
+
+/* @n connections of configuration @c, family index @f. Returns connections per second. */
+static double batch(enum config c, int f, unsigned int n)
+{
+	struct linger lin = { .l_onoff = 1, .l_linger = 0 };
+	uint16_t port = socket_port(lfd[c][f]);
+	double t0 = now_s();
+
+	for (unsigned int i = 0; i < n; i++) {
+		int s = connect_to(fams[f].af, fams[f].server, port);
+		int a = s < 0 ? -1 : accept(lfd[c][f], NULL, NULL);
+
+		if (a < 0 || work(c, a, fams[f].af, i)) {
+			log_err("%s IPv%d connection %u", config_names[c], f ? 6 : 4, i);
+			exit(1);
+		}
+		setsockopt(a, SOL_SOCKET, SO_LINGER, &lin, sizeof(lin));
+		close(a);
+		close(s);
+	}
+	return n / (now_s() - t0);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(const double *v, int n)
+{
+	double s[MAX_ROUNDS];
+
+	memcpy(s, v, n * sizeof(*v));
+	qsort(s, n, sizeof(*s), cmp_double);
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+/* run_time_ns and run_cnt of every loaded program named @name (summed). */
+static void prog_stats(const char *name, unsigned long long *ns, unsigned long long *cnt)
+{
+	__u32 id = 0;
+
+	*ns = *cnt = 0;
+	while (!bpf_prog_get_next_id(id, &id)) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_prog_get_fd_by_id(id);
+
+		if (fd < 0)
+			continue;
+		if (!bpf_obj_get_info_by_fd(fd, &info, &len) && !strncmp(info.name, name, 15)) {
+			*ns += info.run_time_ns;
+			*cnt += info.run_cnt;
+		}
+		close(fd);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t rounds = 7, n = 1000;
+	const char *dir = NULL;
+	static double rate[C_MAX][2][MAX_ROUNDS];
+	char err[128], path[600];
+	FILE *dat;
+	int sfd;
+
+	for (int i = 1; i < argc; i += 2) {
+		if (i + 1 >= argc)
+			goto usage;
+		if (!strcmp(argv[i], "--rounds")) {
+			if (parse_u64_range("--rounds", argv[i + 1], 1, MAX_ROUNDS, &rounds, err,
+					    sizeof(err)))
+				goto bad;
+		} else if (!strcmp(argv[i], "--connections")) {
+			if (parse_u64_range("--connections", argv[i + 1], 10, 1000000, &n, err,
+					    sizeof(err)))
+				goto bad;
+		} else if (!strcmp(argv[i], "--dir")) {
+			dir = argv[i + 1];
+		} else {
+			goto usage;
+		}
+	}
+	if (!dir)
+		goto usage;
+	if (report_open(&rep, dir) || enter_netns("server"))
+		return 2;
+	for (int c = 0; c < C_MAX; c++)
+		for (int f = 0; f < 2; f++)
+			if ((lfd[c][f] = start_listener(fams[f].af, fams[f].server, 0, config_save[c],
+							1024)) < 0)
+				return 2;
+	if (enter_netns("client"))
+		return 2;
+
+	/* warm-up, not measured: first-use costs (page faults, slab growth, the loader's first
+	 * load) would otherwise land on round 1's first configurations */
+	for (int c = 0; c < C_MAX; c++) {
+		if (c == C_WITNESS && witness(1))
+			return 1;
+		for (int f = 0; f < 2; f++)
+			batch(c, f, (unsigned int)n / 4);
+		if (c == C_FULL && witness(0))
+			return 1;
+	}
+	for (uint64_t r = 0; r < rounds; r++) {
+		for (int c = 0; c < C_MAX; c++) {
+			if (c == C_WITNESS && witness(1))
+				return 1;
+			for (int f = 0; f < 2; f++)
+				rate[c][f][r] = batch(c, f, (unsigned int)n);
+			if (c == C_FULL && witness(0))
+				return 1;
+		}
+		fprintf(stderr, "round %llu/%llu: IPv4 %.0f/s without capture, %.0f/s full\n",
+			(unsigned long long)r + 1, (unsigned long long)rounds, rate[C_NONE][0][r],
+			rate[C_FULL][0][r]);
+	}
+
+	/* BPF run time per program: one more full batch per family, statistics on */
+	unsigned long long tc_ns, tc_cnt, so_ns, so_cnt;
+
+	if (witness(1))
+		return 1;
+	sfd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (sfd < 0) {
+		log_err("bpf_enable_stats");
+		return 1;
+	}
+	for (int f = 0; f < 2; f++)
+		batch(C_FULL, f, (unsigned int)n);
+	prog_stats("syn_capture", &tc_ns, &tc_cnt);
+	prog_stats("syn_sockops", &so_ns, &so_cnt);
+	close(sfd);
+	if (witness(0) || report_close(&rep))
+		return 1;
+
+	snprintf(path, sizeof(path), "%s/rates.dat", dir);
+	dat = fopen(path, "w");
+	if (!dat) {
+		log_err("%s", path);
+		return 2;
+	}
+	fprintf(dat, "# config family median min max (connections/s)\n");
+	printf("{\"rounds\": %llu, \"connections_per_batch\": %llu, \"configs\": [",
+	       (unsigned long long)rounds, (unsigned long long)n);
+	for (int c = 0; c < C_MAX; c++) {
+		for (int f = 0; f < 2; f++) {
+			double *v = rate[c][f], ratio[MAX_ROUNDS], lo = v[0], hi = v[0];
+			int nr = (int)rounds;
+
+			for (int r = 0; r < nr; r++) {
+				lo = v[r] < lo ? v[r] : lo;
+				hi = v[r] > hi ? v[r] : hi;
+				ratio[r] = v[r] / rate[C_NONE][f][r]; /* same round */
+			}
+			printf("%s\n  {\"config\": \"%s\", \"family\": %d, \"median\": %.0f, "
+			       "\"min\": %.0f, \"max\": %.0f, \"ratio_to_no_capture\": %.4f, "
+			       "\"cost_percent\": %.1f, \"rates\": [", c || f ? "," : "",
+			       config_names[c], f ? 6 : 4, median(v, nr), lo, hi, median(ratio, nr),
+			       100 * (1 - median(ratio, nr)));
+			for (int r = 0; r < nr; r++)
+				printf("%s%.0f", r ? ", " : "", v[r]);
+			printf("]}");
+			fprintf(dat, "%s %d %.0f %.0f %.0f\n", config_names[c], f ? 6 : 4,
+				median(v, nr), lo, hi);
+		}
+	}
+	printf("\n],\n\"bpf_stats\": {\"connections\": %llu, "
+	       "\"tc\": {\"run_cnt\": %llu, \"run_time_ns\": %llu, \"ns_per_run\": %.0f, "
+	       "\"runs_per_connection\": %.2f}, "
+	       "\"sockops\": {\"run_cnt\": %llu, \"run_time_ns\": %llu, \"ns_per_run\": %.0f, "
+	       "\"runs_per_connection\": %.2f}},\n\"full_unexplained\": %llu}\n",
+	       2 * (unsigned long long)n, tc_cnt, tc_ns, tc_cnt ? (double)tc_ns / tc_cnt : 0,
+	       (double)tc_cnt / (2.0 * n), so_cnt, so_ns, so_cnt ? (double)so_ns / so_cnt : 0,
+	       (double)so_cnt / (2.0 * n), (unsigned long long)full_bad);
+	fclose(dat);
+	return full_bad ? 1 : 0;
+bad:
+	fprintf(stderr, "syntwin-conn-rate: %s\n", err);
+	return 2;
+usage:
+	fprintf(stderr, "usage: syntwin-conn-rate --rounds R --connections N --dir DIR\n");
+	return 2;
+}
