@@ -82,12 +82,12 @@ SYNTWIN_NO_BUILD=1 "$syntwin" vm --smp 2 --timeout 1800 --share "$tmp/guest" -- 
 grep '^round' "$tmp/guest.log" >&2 || true
 
 # 4 + 5. Pipeline split and scale: warm `syntwin run`s (the first is the pipeline figure).
-scale_json= pipe_json=null kernel=
+scale_json= pipe_json=null kernel= failed=
 : >"$tmp/scale.dat"
 for s in $scales; do
 	stage "bench: syntwin run --connections $s"
 	SYNTWIN_NO_BUILD=1 "$syntwin" run --connections "$s" --timeout 14400 --out "$tmp/run-$s" \
-		>"$tmp/run-$s.log" 2>&1 || say "bench: the $s-connection run failed (kept as measured; see its summary)"
+		>"$tmp/run-$s.log" 2>&1 || { say "bench: the $s-connection run failed (kept as measured; see its summary)"; failed="$failed run-$s"; }
 	r=$tmp/run-$s
 	[ -f "$r/summary.json" ] && [ -f "$r/timing.json" ] || die "bench: the $s-connection run left no summary or timing"
 	kernel=$(sed -n 's/^  "kernel": "\(.*\)",$/\1/p' "$r/summary.json")
@@ -120,6 +120,7 @@ json=$out/$ts.json
 		"$(cat "$tmp/cmp.json")" "$ipp" "$top"
 	printf '"pipeline": {"cold_build_s": %s, "warm_run": %s},\n' "$cold_json" "$pipe_json"
 	printf '"scale": [\n  %s\n],\n' "$scale_json"
+	printf '"failed_parts": "%s",\n' "${failed# }"
 	printf '"bench_wall_s": %s\n}\n' "$(($(date +%s) - t_bench))"
 } >"$json.tmp"
 mv "$json.tmp" "$json"
@@ -150,3 +151,4 @@ gnuplot -e "bars='$tmp/bars.dat'; scale='$tmp/scale.dat'; out_rates='$out/$ts-ra
 	sed 's/^/  /' "$tmp/scale.dat"
 	echo "written: $json, $out/$ts-rates.png, $out/$ts-scale.png"
 } | tee "$out/$ts.txt"
+[ -z "$failed" ] || { say "bench: these parts failed:$failed (the JSON says so in failed_parts)"; exit 1; }

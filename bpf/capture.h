@@ -31,6 +31,8 @@ enum capture_flags {
 	CAP_F_TRUNCATED = 1 << 0,	/* headers longer than CAPTURE_MAX: data cut */
 	CAP_F_PARSE_ERR = 1 << 1,	/* header lengths point past the packet */
 	CAP_F_SYNACK = 1 << 2,		/* a SYN-ACK (active direction), not a SYN */
+	CAP_F_RECAPTURED = 1 << 3,	/* replaced an earlier copy of the same SYN (same flow and
+					 * ISN: a retransmission), now in syn_replaced */
 };
 
 struct capture_rec {

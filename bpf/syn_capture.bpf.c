@@ -42,6 +42,16 @@ struct {
 
 #define TC_ERR(err) record_error(0, __LINE__, (err))
 
+/* The first copy of a SYN that was captured again (a retransmission), by flow; userspace takes
+ * it with the capture that replaced it (capture_take_replaced()). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct capture_key);
+	__type(value, struct capture_rec);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} syn_replaced SEC(".maps");
+
 SEC("tc")
 int syn_capture(struct __sk_buff *skb)
 {
@@ -176,9 +186,22 @@ int syn_capture(struct __sk_buff *skb)
 		return TC_ACT_OK;
 	}
 	/* A new key, or a retransmission of a SYN already held: counted apart, so that
-	 * userspace can tell how many entries the LRU map evicted (capture_evictions()). */
+	 * userspace can tell how many entries the LRU map evicted (capture_evictions()). A
+	 * retransmission's copy replaces the one held (the kernel saves whichever copy created
+	 * its request socket: the first, or a later one if the first was dropped), and the first
+	 * copy moves to syn_replaced, so the comparator can match either. */
 	err = bpf_map_update_elem(&syn_by_flow, &key, rec, BPF_NOEXIST);
-	if (err == -EEXIST) {
+	/* Compared as int: the helper's error arrives zero-extended (seen: 0xffffffef, so a
+	 * 64-bit comparison with -EEXIST failed and every retransmission went uncaptured). */
+	if ((int)err == -EEXIST) {
+		struct capture_rec *old = bpf_map_lookup_elem(&syn_by_flow, &key);
+
+		if (old) {
+			err = bpf_map_update_elem(&syn_replaced, &key, old, BPF_NOEXIST);
+			if (err && (int)err != -EEXIST)
+				TC_ERR(err);
+		}
+		rec->flags |= CAP_F_RECAPTURED;
 		err = bpf_map_update_elem(&syn_by_flow, &key, rec, BPF_ANY);
 		if (!err)
 			count(CNT_RECAPTURED);

@@ -10,7 +10,7 @@
 const char *const verdict_names[V_MAX] = { "identical", "explained", "differ", "native-missing",
 					   "bpf-missing" };
 const char *const reason_names[R_MAX] = { "", "ipv4-option-rewrite", "syncookie",
-					   "vlan-offload", "rejected-by-kernel",
+					   "vlan-offload", "rejected-by-kernel", "syn-retransmit",
 					   "witness-map-eviction" };
 
 int ipv4_expected_rewrite(const uint8_t *ip, size_t hl, uint8_t *want, uint8_t *any)

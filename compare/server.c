@@ -230,6 +230,33 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 		in.syncookie_proven = seen > st->reason[R_SYNCOOKIE];
 	}
 	bad = classify(&in, &res);
+	if (have_bpf && (rec.flags & CAP_F_RECAPTURED)) {
+		/* A retransmitted SYN: the witness holds the last copy, the kernel saved the copy
+		 * that created its request socket. The first copy counts as well. */
+		struct capture_rec first;
+
+		if (capture_take_replaced(cc, &rec, &first) == 0 && bad && in.native) {
+			struct compare_input in1 = in;
+			struct compare_result r1;
+
+			in1.bpf = first.data;
+			in1.bpf_len = first.cap_len;
+			in1.bpf_mac_len = first.mac_len;
+			if (!classify(&in1, &r1)) {
+				char was[128];
+
+				snprintf(was, sizeof(was), "%s", r1.reason ? reason_names[r1.reason] : "");
+				res = r1;
+				res.verdict = V_EXPLAINED;
+				res.reason = R_RETRANSMIT;
+				snprintf(res.detail, sizeof(res.detail),
+					 "a retransmitted SYN: the kernel saved its first copy, the "
+					 "witness also holds a later one; equal to the first%s%s",
+					 was[0] ? " but for " : "", was);
+				bad = 0;
+			}
+		}
+	}
 	/* A missing capture is put down to eviction only while the maps have evicted more
 	 * records than were already put down to it (rare: one map walk each). */
 	if (res.verdict == V_BPF_MISSING && capture_evictions(cc) > (long long)st->lost) {
@@ -538,13 +565,20 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 	uint64_t unbound = 0;
 	struct utsname u;
 	size_t used = 0;
-	char evict[32] = "null";
+	char evict[32] = "null", lasterr[160] = "";
+	struct bpf_error be;
 
 	uname(&u);
 	capture_counters(cc, cnt);
 	capture_each_unbound(cc, count_unbound, &unbound);
 	if (st->evictions >= 0)
 		snprintf(evict, sizeof(evict), "%lld", st->evictions);
+	/* the last unexpected helper failure of each program (source line in bpf/, errno) */
+	for (__u32 slot = 0, w = 0; slot < 2; slot++)
+		if (capture_error(cc, slot, &be) == 0 && be.line)
+			w += snprintf(lasterr + w, sizeof(lasterr) - w,
+				      "%s\"%s\": {\"line\": %u, \"err\": %d}", w ? ", " : "",
+				      slot ? "sockops" : "tc", be.line, be.err);
 	for (int i = 0, u2 = 0; i < 4; i++) {
 		int64_t now = tcpext_counter(tcpext_names[i]);
 
@@ -567,7 +601,8 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 		 "\"unknown\": %llu},\n"
 		 "  \"distinct_syn_shapes\": %llu,\n"
 		 "  \"identical\": %llu,\n  \"explained\": {\"ipv4-option-rewrite\": %llu, "
-		 "\"syncookie\": %llu, \"vlan-offload\": %llu, \"rejected-by-kernel\": %llu},\n"
+		 "\"syncookie\": %llu, \"vlan-offload\": %llu, \"rejected-by-kernel\": %llu, "
+		 "\"syn-retransmit\": %llu},\n"
 		 "  \"unexplained\": %llu,\n"
 		 "  \"differ\": %llu,\n"
 		 "  \"native_missing\": %llu,\n  \"bpf_missing\": %llu,\n"
@@ -577,7 +612,7 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 		 "\"saved_syn_slab_bytes_start\": %lld, \"saved_syn_slab_bytes_end\": %lld, "
 		 "\"witness_map_bytes\": %lld},\n"
 		 "  \"tcpext\": {%s},\n  \"syncookie_proof\": \"%s\",\n"
-		 "  \"bpf_counters\": {%s},\n  \"kernel\": \"%s\",\n  \"series_hash\": \"%s\",\n"
+		 "  \"bpf_counters\": {%s},\n  \"bpf_last_error\": {%s},\n  \"kernel\": \"%s\",\n  \"series_hash\": \"%s\",\n"
 		 "  \"seed\": %llu,\n  \"mix\": \"%s\",\n  \"rerun_of\": \"%s\",\n"
 		 "  \"partial\": %s\n}\n",
 		 (unsigned long long)st->conns, (unsigned long long)o->connections,
@@ -591,14 +626,15 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 		 (unsigned long long)st->reason[R_IPV4_OPTION_REWRITE],
 		 (unsigned long long)st->reason[R_SYNCOOKIE],
 		 (unsigned long long)st->reason[R_VLAN_OFFLOAD],
-		 (unsigned long long)st->reason[R_REJECTED], (unsigned long long)st->unexplained,
+		 (unsigned long long)st->reason[R_REJECTED],
+		 (unsigned long long)st->reason[R_RETRANSMIT], (unsigned long long)st->unexplained,
 		 (unsigned long long)st->verdict[V_DIFFER],
 		 (unsigned long long)st->verdict[V_NATIVE_MISSING],
 		 (unsigned long long)st->verdict[V_BPF_MISSING],
 		 (unsigned long long)st->small_buffer_checks, (unsigned long long)unbound,
 		 (unsigned long long)rep->lines_written, (unsigned long long)st->lost, evict, st->slab_start, st->slab_end,
 		 st->syn_slab_start, st->syn_slab_end, capture_map_bytes(cc),
-		 tcpx, st->cookie_proof, counters,
+		 tcpx, st->cookie_proof, counters, lasterr,
 		 u.release, o->series_hash, (unsigned long long)o->seed, o->mix, o->rerun_of,
 		 st->partial ? "true" : "false");
 	return write_file_atomic(o->out, "summary.json", json);
@@ -749,13 +785,15 @@ int main(int argc, char **argv)
 		snprintf(actives, sizeof(actives), " + %llu active (SYN-ACK)",
 			 (unsigned long long)st.active);
 	printf("%llu connections%s: %llu identical, %llu explained (ipv4-option-rewrite %llu, "
-	       "syncookie %llu, vlan-offload %llu, rejected-by-kernel %llu), %llu unexplained%s\n",
+	       "syncookie %llu, vlan-offload %llu, rejected-by-kernel %llu, syn-retransmit %llu), "
+	       "%llu unexplained%s\n",
 	       (unsigned long long)st.conns, actives, (unsigned long long)st.verdict[V_IDENTICAL],
 	       (unsigned long long)st.verdict[V_EXPLAINED],
 	       (unsigned long long)st.reason[R_IPV4_OPTION_REWRITE],
 	       (unsigned long long)st.reason[R_SYNCOOKIE],
 	       (unsigned long long)st.reason[R_VLAN_OFFLOAD],
-	       (unsigned long long)st.reason[R_REJECTED], (unsigned long long)st.unexplained,
+	       (unsigned long long)st.reason[R_REJECTED],
+	       (unsigned long long)st.reason[R_RETRANSMIT], (unsigned long long)st.unexplained,
 	       st.partial ? " (PARTIAL)" : "");
 	capture_client_close(&cc);
 	if (rc || st.write_errno)

@@ -178,6 +178,10 @@ static int field(char *key, char *v, struct syn_shape *s, char *err, size_t errl
 	} else if (!strcmp(key, "ext")) {
 		if (each_item(v, ext_item, s, err, errlen))
 			return -1;
+	} else if (!strcmp(key, "rexmit")) {
+		if (number(v, 1, 3, &n))
+			FAIL("rexmit=%s: want 1..3 retransmitted copies", v);
+		s->rexmit = (int)n;
 	} else if (!strcmp(key, "bad")) {
 		if (!strcmp(v, "csum"))
 			s->bad = BAD_CSUM;

@@ -6,14 +6,16 @@
  *   # comment
  *   SHAPE family=4|6 [ttl=N] [df=0|1] [ipid=N] [tos=N] [flow=N] [win=N] [flags=S[E][C][U][P]]
  *         [res=N] [urg=N] [tcpopt=ITEM,ITEM,...] [ipopt=HEX] [ext=hop:HEX|dst:HEX,...]
- *         [bad=csum|doff-short|doff-long]
+ *         [bad=csum|doff-short|doff-long] [rexmit=N]
  *
  * tcpopt items: mss:N  ws:N  sok  ts:VAL:ECR  nop  eol  hex:BYTES (raw option bytes, e.g. an
  * unknown kind or padding after EOL). The list is the exact option byte sequence and must be a
  * multiple of 4 bytes, at most 40. ipopt is raw IPv4 option bytes (multiple of 4, at most 40).
  * ext is the IPv6 extension-header chain in order; each HEX is the header's bytes after next
  * header and length, so 2 + len(HEX) must be a multiple of 8. bad= makes a SYN the kernel must
- * drop: a wrong TCP checksum, a data offset below 5, or one beyond the packet.
+ * drop: a wrong TCP checksum, a data offset below 5, or one beyond the packet. rexmit=N (1..3)
+ * sends N more copies of the SYN right behind it, as retransmissions (IPv4 ID or IPv6 flow label
+ * plus 1, 2, ...): the kernel saves the first, the witness holds the last.
  */
 #ifndef SYNTWIN_PROFILE_H
 #define SYNTWIN_PROFILE_H
@@ -42,6 +44,7 @@ struct syn_shape {
 		size_t len;	/* bytes after next-header and length */
 	} ext[SHAPE_MAX_EXT];
 	int bad;		/* enum shape_bad */
+	int rexmit;		/* copies sent again behind the SYN (retransmissions) */
 };
 
 /*

@@ -55,6 +55,7 @@ struct opts {
 
 struct slot {
 	int fd;
+	bool check;		/* the small-buffer check of the active read, drawn at start */
 	uint64_t i;
 	struct knobs k;
 	char desc[208];
@@ -304,7 +305,7 @@ static int start(struct slot *s, const struct opts *o)
 }
 
 /* A connect finished (writable): check it, send the active record, close. */
-static void finish(struct slot *s, const struct opts *o, uint64_t *rng)
+static void finish(struct slot *s, const struct opts *o)
 {
 	int err = 0;
 	socklen_t el = sizeof(err);
@@ -320,7 +321,7 @@ static void finish(struct slot *s, const struct opts *o, uint64_t *rng)
 			struct active_msg m = { .kind = ACTIVE_RECORD, .family = s->k.family,
 						.mode = s->k.mode, .index = s->i };
 			socklen_t cl = sizeof(m.cookie);
-			bool check = rng_permille(rng, (unsigned int)o->small);
+			bool check = s->check;
 
 			getsockopt(s->fd, SOL_SOCKET, SO_COOKIE, &m.cookie, &cl);
 			socket_addr(s->fd, 0, m.client, &m.client_port);
@@ -341,7 +342,7 @@ static void finish(struct slot *s, const struct opts *o, uint64_t *rng)
 }
 
 /* Waits for in-flight connects; with @all, until none is left. */
-static void reap(struct slot *slots, int nslots, bool all, const struct opts *o, uint64_t *rng)
+static void reap(struct slot *slots, int nslots, bool all, const struct opts *o)
 {
 	for (;;) {
 		struct pollfd p[MAX_PARALLEL];
@@ -368,7 +369,7 @@ static void reap(struct slot *slots, int nslots, bool all, const struct opts *o,
 		}
 		for (int j = 0; j < np; j++)
 			if (p[j].revents)
-				finish(&slots[idx[j]], o, rng);
+				finish(&slots[idx[j]], o);
 		if (!all)
 			return;
 	}
@@ -408,7 +409,7 @@ int main(int argc, char **argv)
 		struct slot *s = NULL;
 
 		if (i % SYSCTL_BATCH == 0 || (!cookies && i == o.n - o.cookie_tail)) {
-			reap(slots, (int)o.parallel, true, &o, &rng);
+			reap(slots, (int)o.parallel, true, &o);
 			knobs_pick_sysctls(&rng, o.mix, &k);
 			if (apply_sysctls(&k))
 				return 2;
@@ -418,7 +419,7 @@ int main(int argc, char **argv)
 				cookies = true;
 			}
 		}
-		reap(slots, (int)o.parallel, false, &o, &rng);
+		reap(slots, (int)o.parallel, false, &o);
 		for (int j = 0; j < (int)o.parallel && !s; j++)
 			if (slots[j].fd < 0)
 				s = &slots[j];
@@ -433,6 +434,9 @@ int main(int argc, char **argv)
 		}
 		s->i = i;
 		s->fd = make_socket(&k, &o, &rng);
+		/* drawn here, in connection order, not when the connect completes: with
+		 * --parallel K the completions come in any order, and a rerun must draw the same */
+		s->check = o.active && rng_permille(&rng, (unsigned int)o.small);
 		s->k = k;
 		knobs_describe(&k, s->desc, sizeof(s->desc));
 		if (s->fd < 0 || start(s, &o)) {
@@ -442,7 +446,7 @@ int main(int argc, char **argv)
 			s->fd = -1;
 		}
 	}
-	reap(slots, (int)o.parallel, true, &o, &rng);
+	reap(slots, (int)o.parallel, true, &o);
 	if (cookies)
 		sysctl_in(ns_server, "net/ipv4/tcp_syncookies", 1);
 	k.sack = k.timestamps = k.wscale = k.ecn = -1;

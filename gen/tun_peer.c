@@ -305,7 +305,8 @@ static int pump(int ms, uint16_t sport, uint32_t isn, struct seg *synack)
  * and unless @expect_drop completes the handshake. Returns 0 when it went as expected.
  */
 static int one_syn(const uint8_t *pkt, size_t len, int family, uint16_t sport, uint16_t dport,
-		   uint32_t isn, uint32_t tsval, const char *name, int expect_drop)
+		   uint32_t isn, uint32_t tsval, const char *name, int expect_drop,
+		   const struct syn_shape *rexmit_of, const struct flow *rexmit_flow)
 {
 	static const struct syn_shape plain[2] = { { .family = 4, .ttl = 64, .df = 1 },
 						   { .family = 6, .ttl = 64 } };
@@ -319,6 +320,20 @@ static int one_syn(const uint8_t *pkt, size_t len, int family, uint16_t sport, u
 	if (dev_write(pkt, len) != (ssize_t)len) {
 		log_err("write SYN %s", name);
 		return -1;
+	}
+	/* rexmit=N: the same SYN again before any answer, as a retransmission would be */
+	for (int k = 1; rexmit_of && k <= rexmit_of->rexmit; k++) {
+		struct syn_shape c = *rexmit_of;
+		uint8_t again[CRAFT_MAX];
+		size_t m;
+
+		c.ipid = (uint16_t)(c.ipid + k);
+		c.flow = (c.flow + (uint32_t)k) & 0xfffff;
+		m = craft_syn(&c, rexmit_flow, isn, again);
+		if (dev_write(again, m) != (ssize_t)m) {
+			log_err("write SYN %s again", name);
+			return -1;
+		}
 	}
 	if (expect_drop)
 		return 0;
@@ -493,7 +508,7 @@ static int replay_one(const struct pcap_syn *p, void *arg)
 		log_err("telling the server about %s", name);
 		return -1;
 	}
-	if (one_syn(pkt, len, p->family, sport, dport, isn, tsval, name, 0))
+	if (one_syn(pkt, len, p->family, sport, dport, isn, tsval, name, 0, NULL, NULL))
 		failed++;
 	else
 		r->sent++;
@@ -643,7 +658,8 @@ int main(int argc, char **argv)
 			sent_bad++;
 		else
 			c++;
-		if (one_syn(pkt, len, s->family, sport, dport, isn, shape_tsval(s), s->name, s->bad)) {
+		if (one_syn(pkt, len, s->family, sport, dport, isn, shape_tsval(s), s->name, s->bad,
+			    s->rexmit ? s : NULL, &f)) {
 			failed++;
 			continue;
 		}

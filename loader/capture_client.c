@@ -34,6 +34,7 @@ int capture_client_open(struct capture_client *c)
 	c->by_flow_fd = open_pin("syn_by_flow");
 	c->counters_fd = open_pin("counters");
 	c->errors_fd = open_pin("errors");
+	c->replaced_fd = open_pin("syn_replaced");
 	c->taken_cookie = c->taken_flow = 0;
 	c->capacity = 0;
 	if (c->by_flow_fd >= 0) {
@@ -43,9 +44,11 @@ int capture_client_open(struct capture_client *c)
 		if (!bpf_obj_get_info_by_fd(c->by_flow_fd, &info, &len))
 			c->capacity = info.max_entries;
 	}
-	if (c->by_cookie_fd < 0 || c->by_flow_fd < 0 || c->counters_fd < 0 || c->errors_fd < 0) {
+	if (c->by_cookie_fd < 0 || c->by_flow_fd < 0 || c->counters_fd < 0 || c->errors_fd < 0 ||
+	    c->replaced_fd < 0) {
 		int err = c->by_cookie_fd < 0 ? c->by_cookie_fd : c->by_flow_fd < 0 ? c->by_flow_fd :
-			  c->counters_fd < 0 ? c->counters_fd : c->errors_fd;
+			  c->counters_fd < 0 ? c->counters_fd : c->errors_fd < 0 ? c->errors_fd :
+			  c->replaced_fd;
 
 		capture_client_close(c);
 		return err;
@@ -55,7 +58,8 @@ int capture_client_open(struct capture_client *c)
 
 void capture_client_close(struct capture_client *c)
 {
-	int *fds[] = { &c->by_cookie_fd, &c->by_flow_fd, &c->counters_fd, &c->errors_fd };
+	int *fds[] = { &c->by_cookie_fd, &c->by_flow_fd, &c->counters_fd, &c->errors_fd,
+		       &c->replaced_fd };
 
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
 		if (*fds[i] >= 0)
@@ -100,6 +104,19 @@ int capture_lookup_cookie(struct capture_client *c, __u64 cookie, struct capture
 		else if (errno != ENOENT)
 			return -errno;
 	}
+	return 0;
+}
+
+int capture_take_replaced(struct capture_client *c, const struct capture_rec *r,
+			  struct capture_rec *out)
+{
+	struct capture_key k;
+
+	if (capture_key_of(r, &k))
+		return -EINVAL;
+	if (bpf_map_lookup_elem(c->replaced_fd, &k, out))
+		return -errno;
+	bpf_map_delete_elem(c->replaced_fd, &k);
 	return 0;
 }
 

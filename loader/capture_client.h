@@ -9,7 +9,7 @@
 #include "capture.h"
 
 struct capture_client {
-	int by_cookie_fd, by_flow_fd, counters_fd, errors_fd;
+	int by_cookie_fd, by_flow_fd, counters_fd, errors_fd, replaced_fd;
 	/* entries this client removed (capture_lookup_cookie() with take), for eviction counts */
 	__u64 taken_cookie, taken_flow;
 	__u32 capacity;		/* max_entries of each of the two LRU maps */
@@ -23,6 +23,11 @@ void capture_client_close(struct capture_client *c);
  * compared once). Returns 0, -ENOENT if there is none, or another -errno. */
 int capture_lookup_cookie(struct capture_client *c, __u64 cookie, struct capture_rec *out,
 			  bool take);
+
+/* The first copy of retransmitted capture @r (flagged CAP_F_RECAPTURED), removed from
+ * syn_replaced. Returns 0, -ENOENT if there is none, or another -errno. */
+int capture_take_replaced(struct capture_client *c, const struct capture_rec *r,
+			  struct capture_rec *out);
 
 /* The syn_by_flow key of a capture, rebuilt from its bytes. Returns 0 or -EINVAL. */
 int capture_key_of(const struct capture_rec *r, struct capture_key *k);

@@ -273,7 +273,8 @@ cleanup:
 /* Undo everything attach recorded; keep going past individual failures, report them. */
 static int cmd_detach(void)
 {
-	static const char *const pins[] = { "syn_by_flow", "syn_by_cookie", "counters", "errors",
+	static const char *const pins[] = { "syn_by_flow", "syn_by_cookie", "syn_replaced",
+					    "counters", "errors",
 					    "dev_info", "prog_syn_capture", "prog_syn_sockops" };
 	char line[512], path[256];
 	int failures = 0, prog_fd;

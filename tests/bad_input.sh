@@ -5,12 +5,10 @@
 # message naming the problem, before anything is built or booted. Pure userspace.
 # usage: bad_input.sh BUILD_DIR
 set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 BUILD=$1
 S=$ROOT/syntwin
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0 n=0
+n=0
 
 # bad TEXT -- CMD...: CMD exits 2 and its stderr contains TEXT
 bad() {

@@ -4,11 +4,7 @@
 # and leaves the results so far on disk with a summary marked partial that counts them.
 # usage: faults.sh evict|kill-server|panic|timeout
 set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { if "$@"; then :; else echo "FAIL: $*"; fail=1; fi; }
+. "$(dirname "$0")/lib.sh"
 field() { sed -n "s/^  \"$1\": \\([0-9a-z]*\\).*/\\1/p" "$tmp/out/summary.json"; }
 run() { # expected status, then run arguments
 	want=$1

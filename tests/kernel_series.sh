@@ -5,14 +5,10 @@
 # series (missing dir, no series file, missing patch, patch that does not apply, unknown config
 # option) stop with exit 2 and a message naming the problem.
 set -eu
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 . "$ROOT/vm/lib.sh"
 BK=$ROOT/vm/build-kernel.sh
 EXPECT=$ROOT/tests/expect.sh
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-check() { if "$@"; then :; else echo "FAIL: $*"; fail=1; fi; }
 
 ref=$("$BK" | tail -n 1)
 refkey=$(cat "$ref/key")

@@ -4,9 +4,8 @@
 # capture checked against the knobs its record names (tests/knob_wire_check.c).
 # usage: knobs_on_wire.sh CHECKER
 set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+. "$(dirname "$0")/lib.sh"
+out=$tmp
 "$ROOT/syntwin" run --connections 3000 --seed 11 --hex-all --parallel 4 --smp 1 --out "$out" >"$out/log" 2>&1
 rc=$?
 tail -n 3 "$out/log"

@@ -5,12 +5,9 @@
 # addresses, ports, checksums and IP length. Bad replay inputs exit 2 naming the problem.
 # usage: replay_round_trip.sh REPLAY_TOOL
 set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 tool=$1
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-fail=0
-check() { if "$@"; then :; else echo "FAIL: $*"; fail=1; fi; }
+out=$tmp
 
 "$tool" make "$out/in.pcap" "$ROOT/gen/profiles" || exit 1
 "$ROOT/syntwin" run --replay "$out/in.pcap" --hex-all --smp 1 --out "$out/run" >"$out/log" 2>&1

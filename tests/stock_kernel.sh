@@ -4,11 +4,8 @@
 # tree), passes a 2,000-connection comparator run and the conformance suite, and has no saved-SYN
 # counters, so the run's syncookie proof falls back to TcpExtSyncookiesRecv.
 set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-fail=0
-check() { if "$@"; then :; else echo "FAIL: $*"; fail=1; fi; }
+. "$(dirname "$0")/lib.sh"
+out=$tmp
 
 "$ROOT/syntwin" --series none run --connections 2000 --out "$out" >"$out/log" 2>&1
 rc=$?
