@@ -228,8 +228,10 @@ int main(int argc, char **argv)
 		printf("}");
 	}
 	printf("}, \"bpf_maps\": {");
-	if (print_map_memory("syn_by_flow", 1))
+	if (print_map_memory("syn_by_flow", 1)) {
 		print_map_memory("syn_by_cookie", 0);
+		print_map_memory("syn_replaced", 0); /* first copies of retransmitted SYNs */
+	}
 	printf("}}\n");
 	return 0;
 }
