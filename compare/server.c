@@ -371,6 +371,18 @@ static void one_socket(int fd, int family, int mode, int ufd, const struct opts 
 	socket_addr(fd, 1, c.saddr, &c.sport);
 	socket_addr(fd, 0, c.daddr, &c.dport);
 	getsockopt(fd, SOL_SOCKET, SO_COOKIE, &c.cookie, &cl);
+	if (!c.sport) {
+		/* The peer is gone already (reset before the accept; getpeername() fails): its
+		 * address and port are in the captured SYN. */
+		struct capture_rec peek;
+		struct capture_key k;
+
+		if (capture_lookup_cookie(cc, c.cookie, &peek, false) == 0 &&
+		    capture_key_of(&peek, &k) == 0) {
+			inet_ntop(k.family, k.saddr, c.saddr, sizeof(c.saddr));
+			c.sport = ntohs(k.sport);
+		}
+	}
 	gen_attach(&c, ufd, o, cc, rep, st);
 	check = rng_permille(rng, (unsigned int)o->small_buffer_permille);
 	st->small_buffer_checks += check;
