@@ -10,28 +10,23 @@
 
 #include <bpf/bpf.h>
 
+#include "fdinfo.h"
+
 /* memlock of one pinned witness map, from fdinfo; prints nothing if the map is not pinned. */
 int print_map_memory(const char *name, int first)
 {
-	char path[128], line[256];
-	long long memlock = -1, entries = -1, vsize = -1, ksize = -1;
-	FILE *f;
+	char path[128];
+	long long memlock, entries, vsize, ksize;
 	int fd;
 
 	snprintf(path, sizeof(path), "/sys/fs/bpf/syntwin/%s", name);
 	fd = bpf_obj_get(path);
 	if (fd < 0)
 		return 0;
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "re");
-	while (f && fgets(line, sizeof(line), f)) {
-		sscanf(line, "memlock: %lld", &memlock);
-		sscanf(line, "max_entries: %lld", &entries);
-		sscanf(line, "value_size: %lld", &vsize);
-		sscanf(line, "key_size: %lld", &ksize);
-	}
-	if (f)
-		fclose(f);
+	memlock = fdinfo_number(fd, "memlock");
+	entries = fdinfo_number(fd, "max_entries");
+	vsize = fdinfo_number(fd, "value_size");
+	ksize = fdinfo_number(fd, "key_size");
 	close(fd);
 	printf("%s\"%s\": {\"max_entries\": %lld, \"key_size\": %lld, \"value_size\": %lld, "
 	       "\"memlock\": %lld, \"bytes_per_entry\": %.1f}",

@@ -167,16 +167,12 @@ static void put_i64(struct line *l, long v)
 
 static void put_hex(struct line *l, const uint8_t *p, size_t n)
 {
-	static const char hexd[] = "0123456789abcdef";
-
-	if ((size_t)(l->end - l->p) < 2 * n) {
+	if ((size_t)(l->end - l->p) < 2 * n + 1) { /* hex_encode() adds a NUL */
 		l->overflow = true;
 		return;
 	}
-	for (size_t i = 0; i < n; i++) {
-		*l->p++ = hexd[p[i] >> 4];
-		*l->p++ = hexd[p[i] & 15];
-	}
+	hex_encode(p, n, l->p);
+	l->p += 2 * n;
 }
 
 int report_conn(struct report *r, const struct conn_record *c)

@@ -197,6 +197,13 @@ static void count_shape(struct stats *st, uint64_t h)
 	}
 }
 
+/* Append @c to the JSONL; the first failure stops the run (st->write_errno). */
+static void record(struct report *rep, const struct conn_record *c, struct stats *st)
+{
+	if (report_conn(rep, c) && !st->write_errno)
+		st->write_errno = errno ? errno : EIO;
+}
+
 /*
  * Compare one connection's native headers (@n bytes, 0 none) with the witness's capture bound to
  * @c->cookie, classify, count and record. Passive and active records alike.
@@ -243,9 +250,8 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 			in1.bpf_len = first.cap_len;
 			in1.bpf_mac_len = first.mac_len;
 			if (!classify(&in1, &r1)) {
-				char was[128];
+				const char *was = reason_names[r1.reason]; /* "" for R_NONE */
 
-				snprintf(was, sizeof(was), "%s", r1.reason ? reason_names[r1.reason] : "");
 				res = r1;
 				res.verdict = V_EXPLAINED;
 				res.reason = R_RETRANSMIT;
@@ -318,8 +324,7 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	if (have_bpf && rec.vlan_present)
 		snprintf(c->bpf_vlan, sizeof(c->bpf_vlan), "%04x:%u", ntohs(rec.vlan_proto),
 			 rec.vlan_tci & 0x0fffu);
-	if (report_conn(rep, c) && !st->write_errno)
-		st->write_errno = errno ? errno : EIO;
+	record(rep, c, st);
 }
 
 /* What the generators said about each connection before making it, by family and source port
@@ -550,8 +555,7 @@ static int print_unbound(const struct capture_key *k, const struct capture_rec *
 		u->st->unexplained += !why;
 		if (!why)
 			fprintf(stderr, "syntwin: %s %s\n", g->knobs, res.detail);
-		if (report_conn(u->rep, &c) && !u->st->write_errno)
-			u->st->write_errno = errno ? errno : EIO;
+		record(u->rep, &c, u->st);
 		return 0;
 	}
 	syn_layout(r->data, r->cap_len, r->mac_len, &l);

@@ -5,11 +5,14 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include "fdinfo.h"
 
 const char *const capture_counter_names[CNT_MAX] = { CAPTURE_COUNTER_NAMES };
 
@@ -28,6 +31,19 @@ static int open_pin(const char *name)
 	return fd;
 }
 
+/* The client's map fds, for open's error check and for close. */
+static const size_t fd_offsets[] = {
+	offsetof(struct capture_client, by_cookie_fd), offsetof(struct capture_client, by_flow_fd),
+	offsetof(struct capture_client, counters_fd), offsetof(struct capture_client, errors_fd),
+	offsetof(struct capture_client, replaced_fd),
+};
+#define NFDS (sizeof(fd_offsets) / sizeof(fd_offsets[0]))
+
+static int *client_fd(struct capture_client *c, size_t i)
+{
+	return (int *)((char *)c + fd_offsets[i]);
+}
+
 int capture_client_open(struct capture_client *c)
 {
 	c->by_cookie_fd = open_pin("syn_by_cookie");
@@ -44,27 +60,25 @@ int capture_client_open(struct capture_client *c)
 		if (!bpf_obj_get_info_by_fd(c->by_flow_fd, &info, &len))
 			c->capacity = info.max_entries;
 	}
-	if (c->by_cookie_fd < 0 || c->by_flow_fd < 0 || c->counters_fd < 0 || c->errors_fd < 0 ||
-	    c->replaced_fd < 0) {
-		int err = c->by_cookie_fd < 0 ? c->by_cookie_fd : c->by_flow_fd < 0 ? c->by_flow_fd :
-			  c->counters_fd < 0 ? c->counters_fd : c->errors_fd < 0 ? c->errors_fd :
-			  c->replaced_fd;
+	for (size_t i = 0; i < NFDS; i++) {
+		int err = *client_fd(c, i);
 
-		capture_client_close(c);
-		return err;
+		if (err < 0) {
+			capture_client_close(c);
+			return err;
+		}
 	}
 	return 0;
 }
 
 void capture_client_close(struct capture_client *c)
 {
-	int *fds[] = { &c->by_cookie_fd, &c->by_flow_fd, &c->counters_fd, &c->errors_fd,
-		       &c->replaced_fd };
+	for (size_t i = 0; i < NFDS; i++) {
+		int *fd = client_fd(c, i);
 
-	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
-		if (*fds[i] >= 0)
-			close(*fds[i]);
-		*fds[i] = -1;
+		if (*fd >= 0)
+			close(*fd);
+		*fd = -1;
 	}
 }
 
@@ -217,26 +231,10 @@ int capture_error(struct capture_client *c, __u32 slot, struct bpf_error *out)
 	return 0;
 }
 
-static long long fd_memlock(int fd)
-{
-	char path[64], line[128];
-	long long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "memlock: %lld", &v) == 1)
-			break;
-	fclose(f);
-	return v;
-}
-
 long long capture_map_bytes(struct capture_client *c)
 {
-	long long a = fd_memlock(c->by_flow_fd), b = fd_memlock(c->by_cookie_fd);
+	long long a = fdinfo_number(c->by_flow_fd, "memlock");
+	long long b = fdinfo_number(c->by_cookie_fd, "memlock");
 
 	return a < 0 || b < 0 ? -1 : a + b;
 }
