@@ -42,7 +42,7 @@ field() { sed -n "s/.*\"$2\": \\([-0-9.a-z]*\\).*/\\1/p" "$1" | head -n 1; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 stage "bench: building (and recording what this machine is)"
-"$syntwin" build >"$tmp/build.log" 2>&1 || { tail -n 20 "$tmp/build.log" >&2; die "bench: build failed"; }
+"$syntwin" build >"$tmp/build.log" 2>&1 || { tail -n 20 "$tmp/build.log" >&2; DIE_STATUS=2 die "bench: the build failed; nothing measured"; }
 accel=$(sed -n 's/.*accelerator: \([a-z]*\).*/\1/p' "$tmp/build.log" | tail -n 1)
 cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)
 ncpu=$(nproc)
@@ -53,7 +53,7 @@ if [ "$cold" = 1 ]; then
 	stage "bench: cold kernel + userspace build in a fresh cache (several minutes)"
 	t0=$(date +%s.%N)
 	SYNTWIN_CACHE=$tmp/cold-cache SYNTWIN_BUILD=$tmp/cold-build SYNTWIN_ACCEL=$accel \
-		"$syntwin" build >"$tmp/cold.log" 2>&1 || { tail -n 20 "$tmp/cold.log" >&2; die "bench: cold build failed"; }
+		"$syntwin" build >"$tmp/cold.log" 2>&1 || { tail -n 20 "$tmp/cold.log" >&2; DIE_STATUS=2 die "bench: the cold build failed"; }
 	cold_json=$(secs "$t0" "$(date +%s.%N)")
 	rm -rf "$tmp/cold-cache" "$tmp/cold-build"
 fi

@@ -19,6 +19,9 @@
 #include "report.h"
 #include "rng.h"
 
+/* Synthetic pairs carry no run clock: any time of day is accepted for a written timestamp. */
+static const struct ipv4_env whole_day = { .lo_ms = 0, .hi_ms = 86400000 };
+
 enum kind { K_IDENTICAL, K_REWRITE, K_COOKIE, K_VLAN, K_DIFFER, K_MISSING, K_MAX };
 static const char *const kind_names[K_MAX] = { "identical", "ipv4-option-rewrite", "syncookie",
 					       "vlan-offload", "differ", "bpf-missing" };
@@ -102,11 +105,15 @@ static void make_pair(struct pair *q, uint64_t *rng)
 		memcpy(q->native + 12, q->bpf + 16, n - 16);
 		q->native_len = (uint16_t)(n - 4);
 	} else if (k == K_REWRITE) {
-		uint8_t want[60], any[60];
+		uint8_t want[60];
 		size_t ip = q->mode == 2 ? mac : 0;
+		long stamp;
 
-		if (ipv4_expected_rewrite(q->bpf + mac, 32, want, any) == 0)
+		if (ipv4_expected_rewrite(q->bpf + mac, 32, &whole_day, want, &stamp) == 0) {
+			if (stamp >= 0) /* 1 ms after midnight: inside the whole-day window */
+				memcpy(want + stamp, "\0\0\0\1", 4);
 			memcpy(q->native + ip, want, 32);
+		}
 	} else if (k == K_DIFFER) {
 		q->native[q->native_len - 6] ^= 0x20;
 	} else if (k == K_COOKIE) {
@@ -143,7 +150,7 @@ static uint64_t pass(const struct pair *pool, uint64_t n, struct report *rep, ui
 
 	for (uint64_t i = 0; i < n; i++) {
 		const struct pair *q = &pool[i % POOL];
-		struct compare_input in = { .mode = q->mode,
+		struct compare_input in = { .mode = q->mode, .env = &whole_day,
 					    .native = q->native_len ? q->native : NULL,
 					    .native_len = q->native_len,
 					    .bpf = q->bpf_len ? q->bpf : NULL, .bpf_len = q->bpf_len,

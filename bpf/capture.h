@@ -33,6 +33,9 @@ enum capture_flags {
 	CAP_F_SYNACK = 1 << 2,		/* a SYN-ACK (active direction), not a SYN */
 	CAP_F_RECAPTURED = 1 << 3,	/* replaced an earlier copy of the same SYN (same flow and
 					 * ISN: a retransmission), now in syn_replaced */
+	CAP_F_COOKIE_ACK = 1 << 4,	/* the flow's ACK carried a cookie its listener validated
+					 * (bpf_tcp_check_syncookie) with no request socket:
+					 * the witness's per-connection syncookie proof */
 };
 
 struct capture_rec {
@@ -80,12 +83,13 @@ enum capture_counter {
 	CNT_ACTIVE_BIND_MISS,	/* an active socket was established with no SYN-ACK capture (its
 				 * device has no tc program: not an error by itself) */
 	CNT_RECAPTURED,		/* a capture replaced one with the same key (a retransmitted SYN) */
+	CNT_COOKIE_PROVEN,	/* an ACK validated as a syncookie for a captured SYN (CAP_F_COOKIE_ACK) */
 	CNT_MAX
 };
 
 #define CAPTURE_COUNTER_NAMES                                                        \
 	"syn_seen", "captured", "too_long", "parse_error", "fragment", "no_dev_info", \
 	"insert_fail", "bound", "bind_miss", "bind_fail", "bpf_errors", "synack_seen", \
-	"active_bound", "active_bind_miss", "recaptured"
+	"active_bound", "active_bind_miss", "recaptured", "cookie_proven"
 
 #endif

@@ -3,7 +3,8 @@
  * tc clsact ingress: copy the header bytes (MAC .. end of TCP header) of every TCP SYN, and of
  * every SYN-ACK (the active direction, flagged CAP_F_SYNACK), into syn_by_flow, keyed by flow
  * and the sender's ISN. Independent of the kernel's saved SYN: this runs
- * before IP receive processing. The packet always passes on unchanged.
+ * before IP receive processing. The ACK of a captured flow is checked for a valid syncookie
+ * (prove_syncookie()). The packet always passes on unchanged.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -42,6 +43,60 @@ struct {
 
 #define TC_ERR(err) record_error(0, __LINE__, (err))
 
+/* The IP header of the packet in hand, as the syncookie helper takes it. */
+union ip_hdr {
+	struct iphdr v4;
+	struct ipv6hdr v6;
+};
+
+/*
+ * The witness's own syncookie proof, per connection: @th is an ACK (no SYN, no RST) of a flow
+ * whose SYN we captured (@key, with the SYN's ISN = this ACK's seq - 1). If no request or
+ * connection socket holds the flow and the listener it reaches validates the ACK's cookie
+ * (bpf_tcp_check_syncookie(): the kernel's cookie arithmetic, not the saved-SYN code under test),
+ * the connection about to be created is a syncookie child, which keeps no saved SYN. The proof
+ * is a flag on the capture, which sockops then binds to that child's cookie.
+ */
+static __always_inline void prove_syncookie(struct __sk_buff *skb, struct capture_key *key,
+					    union ip_hdr *ip, __u32 ip_len, struct tcphdr *th)
+{
+	struct bpf_sock_tuple t = {};
+	struct bpf_sock *sk;
+	struct capture_rec *rec;
+	__u32 tlen;
+	long err;
+
+	key->seq = bpf_ntohl(th->seq) - 1;
+	rec = bpf_map_lookup_elem(&syn_by_flow, key);
+	if (!rec || (rec->flags & (CAP_F_SYNACK | CAP_F_COOKIE_ACK)))
+		return;
+	if (key->family == AF_INET) {
+		t.ipv4.saddr = ip->v4.saddr;
+		t.ipv4.daddr = ip->v4.daddr;
+		t.ipv4.sport = th->source;
+		t.ipv4.dport = th->dest;
+		tlen = sizeof(t.ipv4);
+	} else {
+		__builtin_memcpy(t.ipv6.saddr, &ip->v6.saddr, 16);
+		__builtin_memcpy(t.ipv6.daddr, &ip->v6.daddr, 16);
+		t.ipv6.sport = th->source;
+		t.ipv6.dport = th->dest;
+		tlen = sizeof(t.ipv6);
+	}
+	sk = bpf_skc_lookup_tcp(skb, &t, tlen, BPF_F_CURRENT_NETNS, 0);
+	if (!sk)
+		return;
+	/* A request or established socket for the flow means no cookie is involved. */
+	if (sk->state == BPF_TCP_LISTEN) {
+		err = bpf_tcp_check_syncookie(sk, ip, ip_len, th, sizeof(*th));
+		if (!err) {
+			rec->flags |= CAP_F_COOKIE_ACK;
+			count(CNT_COOKIE_PROVEN);
+		}
+	}
+	bpf_sk_release(sk);
+}
+
 /* The first copy of a SYN that was captured again (a retransmission), by flow; userspace takes
  * it with the capture that replaced it (capture_take_replaced()). */
 struct {
@@ -59,6 +114,7 @@ int syn_capture(struct __sk_buff *skb)
 	struct capture_key key = {};
 	struct capture_rec *rec;
 	struct dev_info *dev;
+	union ip_hdr iph;
 	struct tcphdr th;
 	__be16 proto;
 	__u64 n;
@@ -87,29 +143,29 @@ int syn_capture(struct __sk_buff *skb)
 	net_off = off;
 
 	if (proto == bpf_htons(ETH_P_IP)) {
-		struct iphdr ip;
+		struct iphdr *ip = &iph.v4;
 
-		if (bpf_skb_load_bytes(skb, net_off, &ip, sizeof(ip)) || ip.protocol != IPPROTO_TCP)
+		if (bpf_skb_load_bytes(skb, net_off, ip, sizeof(*ip)) || ip->protocol != IPPROTO_TCP)
 			return TC_ACT_OK;
-		if (ip.ihl < 5)
+		if (ip->ihl < 5)
 			return TC_ACT_OK;
-		if (ip.frag_off & bpf_htons(0x3fff)) {
+		if (ip->frag_off & bpf_htons(0x3fff)) {
 			count(CNT_FRAGMENT);
 			return TC_ACT_OK;
 		}
-		tcp_off = net_off + ip.ihl * 4;
+		tcp_off = net_off + ip->ihl * 4;
 		key.family = AF_INET;
-		__builtin_memcpy(key.saddr, &ip.saddr, 4);
-		__builtin_memcpy(key.daddr, &ip.daddr, 4);
+		__builtin_memcpy(key.saddr, &ip->saddr, 4);
+		__builtin_memcpy(key.daddr, &ip->daddr, 4);
 	} else if (proto == bpf_htons(ETH_P_IPV6)) {
-		struct ipv6hdr ip6;
+		struct ipv6hdr *ip6 = &iph.v6;
 		__u8 nexthdr;
 		int i;
 
-		if (bpf_skb_load_bytes(skb, net_off, &ip6, sizeof(ip6)))
+		if (bpf_skb_load_bytes(skb, net_off, ip6, sizeof(*ip6)))
 			return TC_ACT_OK;
-		nexthdr = ip6.nexthdr;
-		tcp_off = net_off + sizeof(ip6);
+		nexthdr = ip6->nexthdr;
+		tcp_off = net_off + sizeof(*ip6);
 		for (i = 0; i < CAPTURE_MAX_EXTHDRS; i++) {
 			__u8 h[2];
 
@@ -131,16 +187,22 @@ int syn_capture(struct __sk_buff *skb)
 		if (nexthdr != IPPROTO_TCP)
 			return TC_ACT_OK;
 		key.family = AF_INET6;
-		__builtin_memcpy(key.saddr, &ip6.saddr, 16);
-		__builtin_memcpy(key.daddr, &ip6.daddr, 16);
+		__builtin_memcpy(key.saddr, &ip6->saddr, 16);
+		__builtin_memcpy(key.daddr, &ip6->daddr, 16);
 	} else {
 		return TC_ACT_OK;
 	}
 
 	if (bpf_skb_load_bytes(skb, tcp_off, &th, sizeof(th)))
 		return TC_ACT_OK;
-	if (!th.syn)
+	key.sport = th.source;
+	key.dport = th.dest;
+	if (!th.syn) {
+		if (th.ack && !th.rst)
+			prove_syncookie(skb, &key, &iph,
+					key.family == AF_INET ? sizeof(iph.v4) : sizeof(iph.v6), &th);
 		return TC_ACT_OK;
+	}
 	count(th.ack ? CNT_SYNACK_SEEN : CNT_SYN_SEEN);
 
 	rec = bpf_map_lookup_elem(&scratch, &zero);
@@ -158,8 +220,6 @@ int syn_capture(struct __sk_buff *skb)
 	rec->flags = th.ack ? CAP_F_SYNACK : 0;
 	rec->pad = 0;
 	key.seq = bpf_ntohl(th.seq);
-	key.sport = th.source;
-	key.dport = th.dest;
 
 	len = tcp_off + th.doff * 4;
 	if (th.doff < 5 || len > skb->len) {

@@ -13,19 +13,96 @@ const char *const reason_names[R_MAX] = { "", "ipv4-option-rewrite", "syncookie"
 					   "vlan-offload", "rejected-by-kernel", "syn-retransmit",
 					   "witness-map-eviction" };
 
-int ipv4_expected_rewrite(const uint8_t *ip, size_t hl, uint8_t *want, uint8_t *any)
+/* inet_addr_type(net, addr) != RTN_UNICAST, as the prespecified-timestamp case asks: the
+ * zero network, limited broadcast and multicast by range; the host's own and its subnets'
+ * broadcast addresses by @env's list; 127/8 (the loopback route is up in the server netns). */
+static bool stamps_for(const uint8_t *a, const uint8_t *daddr, const struct ipv4_env *env)
 {
-	const uint8_t *local = ip + 16; /* local delivery: the address written is our daddr */
+	if (a[0] == 0 || a[0] == 127 || (a[0] & 0xf0) == 0xe0 || !memcmp(a, "\xff\xff\xff\xff", 4))
+		return true;
+	if (!memcmp(a, daddr, 4))
+		return true;
+	for (size_t i = 0; env && i < env->n_addrs; i++)
+		if (!memcmp(a, &env->addrs[i], 4))
+			return true;
+	return false;
+}
+
+/* One RR option at @o (@ol bytes): 6.1's IPOPT_RR case. */
+static int model_rr(uint8_t *o, size_t ol, const uint8_t *local)
+{
+	if (ol < 3 || o[2] < 4)
+		return -1;
+	if (o[2] <= ol) {
+		if ((size_t)o[2] + 3 > ol)
+			return -1;
+		memcpy(&o[o[2] - 1], local, 4);
+		o[2] += 4;
+	}
+	return 0;
+}
+
+/* One Timestamp option at @o: 6.1's IPOPT_TIMESTAMP case. Sets *@stamp to the offset in @o of
+ * the time the kernel writes (inet_current_timestamp()), or leaves it. */
+static int model_ts(uint8_t *o, size_t ol, const uint8_t *local, const struct ipv4_env *env,
+		    long *stamp)
+{
+	if (ol < 4 || o[2] < 5)
+		return -1;
+	if (o[2] > ol) {
+		/* full: the overflow count goes up, except for prespecified addresses */
+		if ((o[3] & 0x0f) != 3) {
+			if ((o[3] >> 4) == 15)
+				return -1;
+			o[3] = (uint8_t)((o[3] & 0x0f) | (((o[3] >> 4) + 1) << 4));
+		}
+		return 0;
+	}
+	if ((size_t)o[2] + 3 > ol)
+		return -1;
+	switch (o[3] & 0x0f) {
+	case 0: /* IPOPT_TS_TSONLY */
+		*stamp = o[2] - 1;
+		o[2] += 4;
+		break;
+	case 1: /* IPOPT_TS_TSANDADDR */
+		if ((size_t)o[2] + 7 > ol)
+			return -1;
+		memcpy(&o[o[2] - 1], local, 4);
+		*stamp = o[2] + 3;
+		o[2] += 8;
+		break;
+	case 3: /* IPOPT_TS_PRESPEC: stamped unless the address is an ordinary unicast one */
+		if ((size_t)o[2] + 7 > ol)
+			return -1;
+		if (!stamps_for(&o[o[2] - 1], local, env))
+			break;
+		*stamp = o[2] + 3;
+		o[2] += 8;
+		break;
+	default: /* other flags: left alone on receive */
+		break;
+	}
+	return 0;
+}
+
+int ipv4_expected_rewrite(const uint8_t *ip, size_t hl, const struct ipv4_env *env,
+			  uint8_t *want, long *stamp)
+{
+	const uint8_t *local = ip + 16; /* local delivery: spec_dst is our daddr */
+	bool rr = false, ts = false;
 	size_t i = 20;
 
 	memcpy(want, ip, hl);
-	memset(any, 0, hl);
+	*stamp = -1;
 	while (i < hl) {
 		uint8_t *o = want + i, kind = o[0];
 		size_t ol;
 
-		if (kind == 0)
+		if (kind == 0) { /* IPOPT_END: every byte after it becomes END */
+			memset(o, 0, hl - i);
 			break;
+		}
 		if (kind == 1) {
 			i++;
 			continue;
@@ -33,58 +110,100 @@ int ipv4_expected_rewrite(const uint8_t *ip, size_t hl, uint8_t *want, uint8_t *
 		if (i + 1 >= hl || o[1] < 2 || i + o[1] > hl)
 			return -1;
 		ol = o[1];
-		if (kind == 7) { /* Record Route */
-			if (ol < 3 || o[2] < 4)
+		switch (kind) {
+		case 131: /* LSRR */
+		case 137: /* SSRR: source routing is off (accept_source_route 0): dropped */
+			return -1;
+		case 7: /* IPOPT_RR, once */
+			if (rr || model_rr(o, ol, local))
 				return -1;
-			if (o[2] <= ol) {
-				if ((size_t)o[2] + 3 > ol)
-					return -1;
-				memcpy(&o[o[2] - 1], local, 4);
-				o[2] += 4;
-			}
-		} else if (kind == 68) { /* Timestamp */
-			if (ol < 4 || o[2] < 5)
+			rr = true;
+			break;
+		case 68: /* IPOPT_TIMESTAMP, once */
+			if (ts || model_ts(o, ol, local, env, stamp))
 				return -1;
-			if (o[2] <= ol) {
-				size_t t;
-
-				if ((size_t)o[2] + 3 > ol)
+			if (*stamp >= 0)
+				*stamp += (long)i;
+			ts = true;
+			break;
+		case 148: /* IPOPT_RA */
+			if (ol < 4)
+				return -1;
+			break;
+		case 134: /* IPOPT_CIPSO: no NETLABEL, so the stub's length checks */
+			if (ol < 8 || !(o[2] | o[3] | o[4] | o[5]))
+				return -1;
+			for (size_t t = 6; t < ol; t += o[t + 1])
+				if (t + 1 == ol || !o[t + 1] || o[t + 1] > ol - t)
 					return -1;
-				switch (o[3] & 0x0f) {
-				case 0:
-					t = o[2] - 1;
-					o[2] += 4;
-					break;
-				case 1:
-					if ((size_t)o[2] + 7 > ol)
-						return -1;
-					memcpy(&o[o[2] - 1], local, 4);
-					t = o[2] + 3;
-					o[2] += 8;
-					break;
-				case 3:
-					if ((size_t)o[2] + 7 > ol)
-						return -1;
-					/* Prespecified: stamped only where the address is ours. */
-					if (memcmp(&o[o[2] - 1], local, 4))
-						goto next;
-					t = o[2] + 3;
-					o[2] += 8;
-					break;
-				default:
-					goto next;
-				}
-				memset(any + i + t, 1, 4);
-			} else if ((o[3] & 0x0f) != 3) {
-				if ((o[3] >> 4) == 15)
-					return -1;
-				o[3] += 0x10;
-			}
+			break;
+		default:
+			break;
 		}
-next:
 		i += ol;
 	}
 	return 0;
+}
+
+bool ipv4_stamp_in_window(uint32_t ms_since_midnight, const struct ipv4_env *env)
+{
+	const uint64_t day = 86400000;
+	uint64_t lo, hi, v = ms_since_midnight;
+
+	if (!env || v >= day || env->hi_ms < env->lo_ms)
+		return false;
+	if (env->hi_ms - env->lo_ms >= day)
+		return true;
+	lo = env->lo_ms % day;
+	hi = env->hi_ms % day;
+	return lo <= hi ? v >= lo && v <= hi : v >= lo || v <= hi; /* the window spans midnight */
+}
+
+/*
+ * The native copy equals what 6.1's __ip_options_compile() makes of the captured header: every
+ * byte as modelled, and the one time it writes a real time (milliseconds since midnight UT in
+ * network order) inside the run's window. Fills @out and returns true if so; else appends why
+ * not to @out->detail and returns false.
+ */
+static bool explain_ipv4_rewrite(const struct compare_input *in, const uint8_t *view, size_t vlen,
+				 size_t ip, struct compare_result *out)
+{
+	size_t hl = ip < vlen ? (view[ip] & 0x0f) * 4u : 0, i;
+	uint8_t want[60];
+	long stamp;
+	char more[160];
+
+	if (hl <= 20 || (view[ip] >> 4) != 4 || ip + hl > vlen)
+		return false;
+	if (ipv4_expected_rewrite(view + ip, hl, in->env, want, &stamp) ||
+	    memcmp(in->native, view, ip) ||
+	    memcmp(in->native + ip + hl, view + ip + hl, vlen - ip - hl))
+		return false;
+	for (i = 0; i < hl; i++)
+		if ((stamp < 0 || i < (size_t)stamp || i >= (size_t)stamp + 4) &&
+		    in->native[ip + i] != want[i])
+			break;
+	if (i < hl) {
+		snprintf(more, sizeof(more), "; not the receive-path option rewrite (ip byte %zu: "
+			 "expected 0x%02x)", i, want[i]);
+	} else if (stamp >= 0) {
+		const uint8_t *t = in->native + ip + stamp;
+		uint32_t v = (uint32_t)t[0] << 24 | (uint32_t)t[1] << 16 | t[2] << 8 | t[3];
+
+		if (ipv4_stamp_in_window(v, in->env)) {
+			out->verdict = V_EXPLAINED;
+			out->reason = R_IPV4_OPTION_REWRITE;
+			return true;
+		}
+		snprintf(more, sizeof(more), "; the timestamp written at ip byte %ld (%u ms after "
+			 "midnight UT) is not a time within the run", stamp, v);
+	} else {
+		out->verdict = V_EXPLAINED;
+		out->reason = R_IPV4_OPTION_REWRITE;
+		return true;
+	}
+	strncat(out->detail, more, sizeof(out->detail) - strlen(out->detail) - 1);
+	return false;
 }
 
 static void describe_diff(const uint8_t *a, const uint8_t *b, size_t len, size_t mac_len,
@@ -176,29 +295,7 @@ int classify(const struct compare_input *in, struct compare_result *out)
 
 	/* IPv4 options the kernel rewrites on receive: explained only if every byte matches
 	 * (after taking out an in-band VLAN tag, as above). */
-	size_t ip = mac;
-	size_t hl = ip < vlen ? (view[ip] & 0x0f) * 4u : 0;
-
-	if (hl > 20 && (view[ip] >> 4) == 4 && ip + hl <= vlen) {
-		uint8_t want[60], any[60];
-
-		if (ipv4_expected_rewrite(view + ip, hl, want, any) == 0 &&
-		    memcmp(in->native, view, ip) == 0 &&
-		    memcmp(in->native + ip + hl, view + ip + hl, vlen - ip - hl) == 0) {
-			for (i = 0; i < hl; i++)
-				if (!any[i] && in->native[ip + i] != want[i])
-					break;
-			if (i == hl) {
-				out->verdict = V_EXPLAINED;
-				out->reason = R_IPV4_OPTION_REWRITE;
-				return 0;
-			}
-			char more[128];
-
-			snprintf(more, sizeof(more), "; not the receive-path RR/TS rewrite (ip byte %zu: "
-				 "expected 0x%02x)", i, want[i]);
-			strncat(out->detail, more, sizeof(out->detail) - strlen(out->detail) - 1);
-		}
-	}
+	if (explain_ipv4_rewrite(in, view, vlen, mac, out))
+		return 0;
 	return 1;
 }

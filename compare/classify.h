@@ -16,6 +16,13 @@ enum reason { R_NONE, R_IPV4_OPTION_REWRITE, R_SYNCOOKIE, R_VLAN_OFFLOAD, R_REJE
 extern const char *const verdict_names[V_MAX];
 extern const char *const reason_names[R_MAX];
 
+/* What the IPv4 option model needs to know of the host that received the SYN. */
+struct ipv4_env {
+	uint64_t lo_ms, hi_ms;	/* the run's window on the receiver's clock, ms since the epoch */
+	const uint32_t *addrs;	/* its own and its subnets' broadcast addresses, network order */
+	size_t n_addrs;
+};
+
 struct compare_input {
 	int mode;			/* TCP_SAVE_SYN value of the listener: 1 or 2 */
 	const uint8_t *native;		/* TCP_SAVED_SYN bytes, or NULL when none was returned */
@@ -23,7 +30,8 @@ struct compare_input {
 	const uint8_t *bpf;		/* capture: MAC..TCP bytes, or NULL when there is none */
 	size_t bpf_len;
 	size_t bpf_mac_len;
-	bool syncookie_proven;		/* the kernel counted a syncookie validation for this one */
+	bool syncookie_proven;		/* the witness validated this flow's ACK as a syncookie */
+	const struct ipv4_env *env;	/* for ipv4-option-rewrite; NULL: no stamp can be proven */
 };
 
 struct compare_result {
@@ -37,12 +45,18 @@ struct compare_result {
 int classify(const struct compare_input *in, struct compare_result *out);
 
 /*
- * What 6.1's ip_options_compile() makes of IPv4 header @ip (@hl bytes) on local receive:
- * Record Route gets the local address at its pointer and the pointer advances by 4; Timestamp
- * gets a time (and for flag 1 the address) and its pointer advances, or its overflow count goes
- * up when full. @want receives the expected bytes, @any marks bytes whose value is free (times).
- * Returns 0, or -1 if the options are ones the kernel rejects (that SYN is never saved).
+ * What 6.1's __ip_options_compile() makes of IPv4 header @ip (@hl bytes) on local receive:
+ * bytes after an END option become END; Record Route gets the local address at its pointer and
+ * the pointer advances by 4; Timestamp gets a time (with flag 1 the address first; with flag 3
+ * only where the prespecified address is not ordinary unicast) and its pointer advances, or its
+ * overflow count goes up when full; duplicate RR or TS, source routes (accept_source_route is
+ * off), and malformed RR, TS, RA or CIPSO make the kernel drop the packet. @want receives the
+ * expected bytes; *@stamp the offset in the header of the 4-byte time written, or -1.
+ * Returns 0, or -1 if the kernel drops this header (that SYN is never saved).
  */
-int ipv4_expected_rewrite(const uint8_t *ip, size_t hl, uint8_t *want, uint8_t *any);
+int ipv4_expected_rewrite(const uint8_t *ip, size_t hl, const struct ipv4_env *env,
+			  uint8_t *want, long *stamp);
+/* A time written by inet_current_timestamp() (host order) lies in @env's window, mod a day. */
+bool ipv4_stamp_in_window(uint32_t ms_since_midnight, const struct ipv4_env *env);
 
 #endif

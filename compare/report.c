@@ -15,13 +15,23 @@ int write_file_atomic(const char *dir, const char *name, const char *json)
 	char tmp[600], dst[600];
 	FILE *f;
 
-	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
-	snprintf(dst, sizeof(dst), "%s/%s", dir, name);
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name) >= sizeof(tmp) ||
+	    (size_t)snprintf(dst, sizeof(dst), "%s/%s", dir, name) >= sizeof(dst)) {
+		fprintf(stderr, "syntwin: results path too long: %s/%s\n", dir, name);
+		errno = ENAMETOOLONG;
+		return -1;
+	}
 	f = fopen(tmp, "w");
-	if (!f || fputs(json, f) < 0 || fflush(f) || fsync(fileno(f)) || fclose(f)) {
+	if (!f || fputs(json, f) < 0 || fflush(f) || fsync(fileno(f))) {
 		fprintf(stderr, "syntwin: cannot write %s: %s\n", tmp, strerror(errno));
 		if (f)
 			fclose(f);
+		unlink(tmp);
+		return -1;
+	}
+	/* fclose() frees the stream whatever it returns: never called twice. */
+	if (fclose(f)) {
+		fprintf(stderr, "syntwin: cannot write %s: %s\n", tmp, strerror(errno));
 		unlink(tmp);
 		return -1;
 	}
@@ -39,7 +49,10 @@ int report_open(struct report *r, const char *dir)
 
 	memset(r, 0, sizeof(*r));
 	r->jsonl_fd = -1;
-	snprintf(r->dir, sizeof(r->dir), "%s", dir);
+	if ((size_t)snprintf(r->dir, sizeof(r->dir), "%s", dir) >= sizeof(r->dir) - 32) {
+		fprintf(stderr, "syntwin: results path too long: %s\n", dir);
+		return -1;
+	}
 	snprintf(path, sizeof(path), "%s/connections.jsonl", dir);
 	r->jsonl_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (r->jsonl_fd < 0) {

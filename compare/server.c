@@ -11,6 +11,8 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <linux/tcp.h>
 #include <signal.h>
@@ -29,6 +31,7 @@
 #include "classify.h"
 #include "decode.h"
 #include "inet_csum.h"
+#include "json_out.h"
 #include "native_read.h"
 #include "net_helpers.h"
 #include "netstat.h"
@@ -54,7 +57,8 @@ struct stats {
 	int write_errno;	/* a results file could not be written: the run stops */
 	uint64_t shapes, gen_sockets, gen_unknown, gen_crafted, gen_tap, gen_fuzz, rejected;
 	int64_t cookies_base, tcpext_base[4];
-	const char *cookie_proof; /* the TcpExt counter that proves a syncookie validation */
+	const char *cookie_counter; /* the TcpExt counter that cross-checks syncookie proofs */
+	uint64_t records_written; /* JSONL records on disk (report.lines_written) */
 	bool partial;
 };
 
@@ -197,6 +201,49 @@ static void count_shape(struct stats *st, uint64_t h)
 	}
 }
 
+/*
+ * The receiver's facts for the IPv4 option model (classify.h): the server netns's own IPv4
+ * addresses and their broadcast addresses, and the run's time window: from the server's start
+ * to the moment of each comparison, 1 s of margin each side (the guest has one clock; the margin
+ * covers only the order of the calls, not any drift).
+ */
+#define ENV_MAX_ADDRS 32
+static uint32_t env_addrs[ENV_MAX_ADDRS];
+static struct ipv4_env rx_env = { .addrs = env_addrs };
+
+static uint64_t realtime_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static int rx_env_init(void)
+{
+	struct ifaddrs *ifs, *i;
+
+	if (getifaddrs(&ifs)) {
+		log_err("getifaddrs");
+		return -1;
+	}
+	for (i = ifs; i; i = i->ifa_next) {
+		const struct sockaddr_in *a = (const void *)i->ifa_addr;
+		const struct sockaddr_in *b = (const void *)i->ifa_broadaddr;
+
+		if (!a || a->sin_family != AF_INET)
+			continue;
+		if (rx_env.n_addrs < ENV_MAX_ADDRS)
+			env_addrs[rx_env.n_addrs++] = a->sin_addr.s_addr;
+		if ((i->ifa_flags & IFF_BROADCAST) && b && b->sin_family == AF_INET &&
+		    rx_env.n_addrs < ENV_MAX_ADDRS)
+			env_addrs[rx_env.n_addrs++] = b->sin_addr.s_addr;
+	}
+	freeifaddrs(ifs);
+	rx_env.lo_ms = realtime_ms() - 1000;
+	return 0;
+}
+
 /* Append @c to the JSONL; the first failure stops the run (st->write_errno). */
 static void record(struct report *rep, const struct conn_record *c, struct stats *st)
 {
@@ -213,12 +260,13 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 			struct stats *st)
 {
 	bool active = !strcmp(c->direction, "active");
-	struct compare_input in = { .mode = c->mode };
+	struct compare_input in = { .mode = c->mode, .env = &rx_env };
 	struct compare_result res;
 	struct capture_rec rec;
 	int have_bpf, bad;
 
 	c->res = &res;
+	rx_env.hi_ms = realtime_ms() + 1000;
 	have_bpf = capture_lookup_cookie(cc, c->cookie, &rec, true) == 0;
 	if (have_bpf && o->test_corrupt && (st->compared + 1) % o->test_corrupt == 0 &&
 	    rec.cap_len > 20)
@@ -230,12 +278,9 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	in.bpf = have_bpf ? rec.data : NULL;
 	in.bpf_len = have_bpf ? rec.cap_len : 0;
 	in.bpf_mac_len = have_bpf ? rec.mac_len : 0;
-	if (!in.native && have_bpf && !active) {
-		/* Only as many syncookie explanations as the kernel counted validations. */
-		uint64_t seen = (uint64_t)(tcpext_counter(st->cookie_proof) - st->cookies_base);
-
-		in.syncookie_proven = seen > st->reason[R_SYNCOOKIE];
-	}
+	/* The witness saw this connection's ACK validated as a syncookie (prove_syncookie() in
+	 * bpf/syn_capture.bpf.c): per connection, and nothing the saved-SYN code can touch. */
+	in.syncookie_proven = have_bpf && !active && (rec.flags & CAP_F_COOKIE_ACK);
 	bad = classify(&in, &res);
 	if (have_bpf && (rec.flags & CAP_F_RECAPTURED)) {
 		/* A retransmitted SYN: the witness holds the last copy, the kernel saved the copy
@@ -573,87 +618,159 @@ static long long saved_syn_slab(void)
 	return a < 0 || b < 0 ? -1 : a + b;
 }
 
-static int write_summary(const struct opts *o, struct capture_client *cc, const struct stats *st,
-			 const struct report *rep)
+/* The TcpExt counters' growth over the run, null where this kernel lacks the counter. */
+static void summary_tcpext(struct json_out *j, const struct stats *st)
 {
-	char json[5120], counters[1024] = "", tcpx[256] = "";
-	__u64 cnt[CNT_MAX] = { 0 };
-	uint64_t unbound = 0;
-	struct utsname u;
-	size_t used = 0;
-	char evict[32] = "null", lasterr[160] = "";
-	struct bpf_error be;
-
-	uname(&u);
-	capture_counters(cc, cnt);
-	capture_each_unbound(cc, count_unbound, &unbound);
-	if (st->evictions >= 0)
-		snprintf(evict, sizeof(evict), "%lld", st->evictions);
-	/* the last unexpected helper failure of each program (source line in bpf/, errno) */
-	for (__u32 slot = 0, w = 0; slot < 2; slot++)
-		if (capture_error(cc, slot, &be) == 0 && be.line)
-			w += snprintf(lasterr + w, sizeof(lasterr) - w,
-				      "%s\"%s\": {\"line\": %u, \"err\": %d}", w ? ", " : "",
-				      slot ? "sockops" : "tc", be.line, be.err);
-	for (int i = 0, u2 = 0; i < 4; i++) {
+	json_open(j, "tcpext", '{');
+	for (int i = 0; i < 4; i++) {
 		int64_t now = tcpext_counter(tcpext_names[i]);
 
 		if (now < 0 || st->tcpext_base[i] < 0)
-			u2 += snprintf(tcpx + u2, sizeof(tcpx) - u2, "%s\"%s\": null", i ? ", " : "",
-				       tcpext_names[i]);
+			json_null(j, tcpext_names[i]);
 		else
-			u2 += snprintf(tcpx + u2, sizeof(tcpx) - u2, "%s\"%s\": %lld", i ? ", " : "",
-				       tcpext_names[i], (long long)(now - st->tcpext_base[i]));
+			json_i64(j, tcpext_names[i], now - st->tcpext_base[i]);
 	}
+	json_close(j);
+}
+
+/*
+ * Syncookie explanations rest on the witness's per-connection proof (CAP_F_COOKIE_ACK); the
+ * kernel's own counter is a cross-check. With the series' TCPSynNotSavedCookie (it counts
+ * exactly the accepted cookie children of TCP_SAVE_SYN listeners) the two must be equal; with
+ * only SyncookiesRecv (every validated cookie, accepted or not) the proofs may not exceed it.
+ * Returns whether they agree (true while the run is still going: counts are compared at the end).
+ */
+static bool cookie_cross_check(const struct stats *st, int64_t *growth)
+{
+	int64_t now = tcpext_counter(st->cookie_counter);
+
+	*growth = now < 0 || st->cookies_base < 0 ? -1 : now - st->cookies_base;
+	if (*growth < 0)
+		return false;
+	if (!strcmp(st->cookie_counter, "TCPSynNotSavedCookie"))
+		return (uint64_t)*growth == st->reason[R_SYNCOOKIE];
+	return (uint64_t)*growth >= st->reason[R_SYNCOOKIE];
+}
+
+static void summary_syncookie(struct json_out *j, const struct stats *st, bool final)
+{
+	int64_t growth;
+	bool agree = cookie_cross_check(st, &growth);
+
+	json_str(j, "syncookie_proof", "witness: the flow's ACK validated as a syncookie at tc "
+		 "ingress (bpf_tcp_check_syncookie) with no request socket");
+	json_open(j, "syncookie_cross_check", '{');
+	json_str(j, "counter", st->cookie_counter);
+	json_i64(j, "growth", growth);
+	json_u64(j, "proven", st->reason[R_SYNCOOKIE]);
+	json_str(j, "rule", strcmp(st->cookie_counter, "TCPSynNotSavedCookie") ? "proven <= growth" :
+		 "proven == growth");
+	if (final)
+		json_bool(j, "agree", agree);
+	else
+		json_null(j, "agree");
+	json_close(j);
+}
+
+static void summary_counts(struct json_out *j, const struct opts *o, const struct stats *st)
+{
+	json_u64(j, "connections", st->conns);
+	json_u64(j, "expected_connections", o->connections);
+	json_u64(j, "active_connections", st->active);
+	json_u64(j, "expected_active", o->active);
+	json_open(j, "generators", '{');
+	json_u64(j, "sockets", st->gen_sockets);
+	json_u64(j, "crafted", st->gen_crafted);
+	json_u64(j, "crafted-tap", st->gen_tap);
+	json_u64(j, "fuzz", st->gen_fuzz);
+	json_u64(j, "rejected", st->rejected);
+	json_u64(j, "unknown", st->gen_unknown);
+	json_close(j);
+	json_u64(j, "distinct_syn_shapes", st->shapes);
+	json_u64(j, "identical", st->verdict[V_IDENTICAL]);
+	json_open(j, "explained", '{');
+	for (int r = R_IPV4_OPTION_REWRITE; r < R_MAX; r++)
+		if (r != R_EVICTED)
+			json_u64(j, reason_names[r], st->reason[r]);
+	json_close(j);
+	json_u64(j, "unexplained", st->unexplained);
+	json_u64(j, "differ", st->verdict[V_DIFFER]);
+	json_u64(j, "native_missing", st->verdict[V_NATIVE_MISSING]);
+	json_u64(j, "bpf_missing", st->verdict[V_BPF_MISSING]);
+	json_u64(j, "small_buffer_checks", st->small_buffer_checks);
+}
+
+static void summary_witness(struct json_out *j, struct capture_client *cc, const struct stats *st)
+{
+	__u64 cnt[CNT_MAX] = { 0 };
+	uint64_t unbound = 0;
+	struct bpf_error be;
+
+	capture_counters(cc, cnt);
+	capture_each_unbound(cc, count_unbound, &unbound);
+	json_u64(j, "unbound_captures", unbound);
+	json_u64(j, "records_written", st->records_written);
+	json_u64(j, "records_lost", st->lost);
+	if (st->evictions >= 0)
+		json_i64(j, "witness_evictions", st->evictions);
+	else
+		json_null(j, "witness_evictions");
+	json_open(j, "memory", '{');
+	json_i64(j, "slab_bytes_start", st->slab_start);
+	json_i64(j, "slab_bytes_end", st->slab_end);
+	json_i64(j, "saved_syn_slab_bytes_start", st->syn_slab_start);
+	json_i64(j, "saved_syn_slab_bytes_end", st->syn_slab_end);
+	json_i64(j, "witness_map_bytes", capture_map_bytes(cc));
+	json_close(j);
+	json_open(j, "bpf_counters", '{');
 	for (int i = 0; i < CNT_MAX; i++)
-		used += snprintf(counters + used, sizeof(counters) - used, "%s\"%s\":%llu",
-				 i ? "," : "", capture_counter_names[i], (unsigned long long)cnt[i]);
-	snprintf(json, sizeof(json),
-		 "{\n  \"connections\": %llu,\n  \"expected_connections\": %llu,\n"
-		 "  \"active_connections\": %llu,\n  \"expected_active\": %llu,\n"
-		 "  \"generators\": {\"sockets\": %llu, \"crafted\": %llu, \"crafted-tap\": %llu, "
-		 "\"fuzz\": %llu, "
-		 "\"rejected\": %llu, "
-		 "\"unknown\": %llu},\n"
-		 "  \"distinct_syn_shapes\": %llu,\n"
-		 "  \"identical\": %llu,\n  \"explained\": {\"ipv4-option-rewrite\": %llu, "
-		 "\"syncookie\": %llu, \"vlan-offload\": %llu, \"rejected-by-kernel\": %llu, "
-		 "\"syn-retransmit\": %llu},\n"
-		 "  \"unexplained\": %llu,\n"
-		 "  \"differ\": %llu,\n"
-		 "  \"native_missing\": %llu,\n  \"bpf_missing\": %llu,\n"
-		 "  \"small_buffer_checks\": %llu,\n  \"unbound_captures\": %llu,\n"
-		 "  \"records_written\": %llu,\n  \"records_lost\": %llu,\n  \"witness_evictions\": %s,\n"
-		 "  \"memory\": {\"slab_bytes_start\": %lld, \"slab_bytes_end\": %lld, "
-		 "\"saved_syn_slab_bytes_start\": %lld, \"saved_syn_slab_bytes_end\": %lld, "
-		 "\"witness_map_bytes\": %lld},\n"
-		 "  \"tcpext\": {%s},\n  \"syncookie_proof\": \"%s\",\n"
-		 "  \"bpf_counters\": {%s},\n  \"bpf_last_error\": {%s},\n  \"kernel\": \"%s\",\n  \"series_hash\": \"%s\",\n"
-		 "  \"seed\": %llu,\n  \"mix\": \"%s\",\n  \"rerun_of\": \"%s\",\n"
-		 "  \"partial\": %s\n}\n",
-		 (unsigned long long)st->conns, (unsigned long long)o->connections,
-		 (unsigned long long)st->active, (unsigned long long)o->active,
-		 (unsigned long long)st->gen_sockets, (unsigned long long)st->gen_crafted,
-		 (unsigned long long)st->gen_tap,
-		 (unsigned long long)st->gen_fuzz,
-		 (unsigned long long)st->rejected, (unsigned long long)st->gen_unknown,
-		 (unsigned long long)st->shapes,
-		 (unsigned long long)st->verdict[V_IDENTICAL],
-		 (unsigned long long)st->reason[R_IPV4_OPTION_REWRITE],
-		 (unsigned long long)st->reason[R_SYNCOOKIE],
-		 (unsigned long long)st->reason[R_VLAN_OFFLOAD],
-		 (unsigned long long)st->reason[R_REJECTED],
-		 (unsigned long long)st->reason[R_RETRANSMIT], (unsigned long long)st->unexplained,
-		 (unsigned long long)st->verdict[V_DIFFER],
-		 (unsigned long long)st->verdict[V_NATIVE_MISSING],
-		 (unsigned long long)st->verdict[V_BPF_MISSING],
-		 (unsigned long long)st->small_buffer_checks, (unsigned long long)unbound,
-		 (unsigned long long)rep->lines_written, (unsigned long long)st->lost, evict, st->slab_start, st->slab_end,
-		 st->syn_slab_start, st->syn_slab_end, capture_map_bytes(cc),
-		 tcpx, st->cookie_proof, counters, lasterr,
-		 u.release, o->series_hash, (unsigned long long)o->seed, o->mix, o->rerun_of,
-		 st->partial ? "true" : "false");
-	return write_file_atomic(o->out, "summary.json", json);
+		json_u64(j, capture_counter_names[i], cnt[i]);
+	json_close(j);
+	/* the last unexpected helper failure of each program (source line in bpf/, errno) */
+	json_open(j, "bpf_last_error", '{');
+	for (__u32 slot = 0; slot < 2; slot++) {
+		if (capture_error(cc, slot, &be) || !be.line)
+			continue;
+		json_open(j, slot ? "sockops" : "tc", '{');
+		json_u64(j, "line", be.line);
+		json_i64(j, "err", be.err);
+		json_close(j);
+	}
+	json_close(j);
+}
+
+static int write_summary(const struct opts *o, struct capture_client *cc, const struct stats *st,
+			 bool final)
+{
+	struct json_out j;
+	struct utsname u;
+	const char *doc;
+	int rc;
+
+	uname(&u);
+	json_init(&j, true);
+	json_open(&j, NULL, '{');
+	summary_counts(&j, o, st);
+	summary_witness(&j, cc, st);
+	summary_tcpext(&j, st);
+	summary_syncookie(&j, st, final);
+	json_str(&j, "kernel", u.release);
+	json_str(&j, "series_hash", o->series_hash);
+	json_u64(&j, "seed", o->seed);
+	json_str(&j, "mix", o->mix);
+	json_str(&j, "rerun_of", o->rerun_of);
+	json_bool(&j, "partial", st->partial);
+	json_close(&j);
+	doc = json_done(&j);
+	if (!doc) {
+		fprintf(stderr, "syntwin-server: the summary could not be built (out of memory)\n");
+		errno = ENOMEM;
+		json_free(&j);
+		return -1;
+	}
+	rc = write_file_atomic(o->out, "summary.json", doc);
+	json_free(&j);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -666,6 +783,7 @@ int main(int argc, char **argv)
 	int ep, lfd[4], rc, ufd = -1;
 	char drain[2048];
 	uint64_t rng;
+	int64_t cookie_growth;
 	time_t last = time(NULL), last_progress = last;
 
 	if (parse(argc, argv, &o))
@@ -673,12 +791,13 @@ int main(int argc, char **argv)
 	rng = o.seed;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	if (enter_netns(o.netns) || capture_client_open(&cc) || report_open(&rep, o.out))
+	if (enter_netns(o.netns) || rx_env_init() || capture_client_open(&cc) ||
+	    report_open(&rep, o.out))
 		return 2;
 	rep.hex_all = o.hex_all;
-	st.cookie_proof = tcpext_counter("TCPSynNotSavedCookie") >= 0 ? "TCPSynNotSavedCookie" :
-								 "SyncookiesRecv";
-	st.cookies_base = tcpext_counter(st.cookie_proof);
+	st.cookie_counter = tcpext_counter("TCPSynNotSavedCookie") >= 0 ? "TCPSynNotSavedCookie" :
+								   "SyncookiesRecv";
+	st.cookies_base = tcpext_counter(st.cookie_counter);
 	for (int i = 0; i < 4; i++)
 		st.tcpext_base[i] = tcpext_counter(tcpext_names[i]);
 	ep = epoll_create1(EPOLL_CLOEXEC);
@@ -716,7 +835,7 @@ int main(int argc, char **argv)
 	st.syn_slab_start = saved_syn_slab();
 	st.slab_end = st.syn_slab_end = -1;
 	st.partial = true;
-	if (write_summary(&o, &cc, &st, &rep))
+	if (write_summary(&o, &cc, &st, false))
 		return 2;
 
 	while ((st.conns < o.connections || st.active < o.active) && !stop) {
@@ -749,7 +868,10 @@ int main(int argc, char **argv)
 		if (now - last_progress >= 3) {
 			/* Checkpoint: the records so far on disk, and a partial summary that counts
 			 * them, so a killed server still leaves both. */
-			if (report_flush(&rep) || write_summary(&o, &cc, &st, &rep)) {
+			int bad = report_flush(&rep);
+
+			st.records_written = rep.lines_written;
+			if (bad || write_summary(&o, &cc, &st, false)) {
 				st.write_errno = errno ? errno : EIO;
 				break;
 			}
@@ -792,7 +914,17 @@ int main(int argc, char **argv)
 			o.out, strerror(st.write_errno), (unsigned long long)st.conns,
 			(unsigned long long)o.connections);
 	rc = report_close(&rep); /* first: the summary counts the records it flushed */
-	rc |= write_summary(&o, &cc, &st, &rep);
+	st.records_written = rep.lines_written;
+	if (!cookie_cross_check(&st, &cookie_growth)) {
+		/* The kernel's count and the witness's proofs disagree: a failure either way. */
+		fprintf(stderr, "syntwin: syncookie cross-check failed: %llu connection(s) proven by "
+			"the witness, TcpExt%s grew by %lld (rule: %s)\n",
+			(unsigned long long)st.reason[R_SYNCOOKIE], st.cookie_counter,
+			(long long)cookie_growth, strcmp(st.cookie_counter, "TCPSynNotSavedCookie") ?
+			"proven <= growth" : "proven == growth");
+		st.unexplained++;
+	}
+	rc |= write_summary(&o, &cc, &st, true);
 	if (rc && !st.write_errno)
 		fprintf(stderr, "syntwin-server: cannot finish the results in %s\n", o.out);
 	char actives[64] = "";

@@ -10,7 +10,8 @@ set -eu
 BK=$ROOT/vm/build-kernel.sh
 EXPECT=$ROOT/tests/expect.sh
 
-ref=$("$BK" | tail -n 1)
+ref=$("$BK") || { echo "FAIL: the reference kernel does not build"; exit 1; }
+ref=${ref##*"$NL"}
 refkey=$(cat "$ref/key")
 marker="syntwin-series-test-$(date +%s)"
 
@@ -30,7 +31,8 @@ check [ "$key" != "$refkey" ]
 echo "ok: reference key $refkey, patched key $key"
 
 start=$(date +%s)
-k=$("$BK" --series "$tmp/series" --base "$ref" | tail -n 1)
+k=$("$BK" --series "$tmp/series" --base "$ref") || { echo "FAIL: the patched kernel does not build"; exit 1; }
+k=${k##*"$NL"}
 echo "ok: patched kernel built incrementally in $(($(date +%s) - start))s"
 check [ "$(cat "$k/key")" = "$key" ]
 # The pristine tree (hard-linked into every build tree) must not have been patched through a link.

@@ -10,6 +10,7 @@
 # config fragment is used as the base if there is one (so a new series builds incrementally).
 # On a base, patches the base has beyond the common prefix with the new list are reversed first.
 set -eu
+DIE_STATUS=2 # every failure here is a failed build stage: a setup error for the caller
 . "$(dirname "$0")/lib.sh"
 
 ver=6.1

@@ -10,6 +10,16 @@ stage() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'syntwin: error: %s\n' "$*" >&2; exit "${DIE_STATUS:-1}"; }
 # Usage errors exit 2 (the CLI contract: 0 ok, 1 failure found, 2 usage/setup error).
 usage_die() { printf 'syntwin: %s\n' "$*" >&2; exit 2; }
+# build_failed STAGE STATUS: a build stage failed; every command stops with exit 2, naming it.
+# Nothing built earlier (a stale bzImage, an old image) is used in its place.
+build_failed() {
+	printf 'syntwin: error: %s failed (status %s); stopping\n' "$1" "$2" >&2
+	exit 2
+}
+NL='
+'
+# A series argument as people wrote it: "stock" for none, else the directory's name.
+series_label() { [ "$1" = none ] && echo stock || basename "$1"; }
 # num_arg WHAT VALUE MIN MAX: VALUE is a decimal number in MIN..MAX, else a usage error naming
 # WHAT (at most 18 digits, so the shell's 64-bit arithmetic never overflows).
 num_arg() {

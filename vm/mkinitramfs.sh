@@ -6,6 +6,7 @@
 # usage: mkinitramfs.sh [--bin-dir DIR]...   (guest programs: build/guest, the kernel's selftests)
 # Prints the path of the gzip'd cpio as the last stdout line. Cached by the content of every input.
 set -eu
+DIE_STATUS=2 # every failure here is a failed build stage: a setup error for the caller
 . "$(dirname "$0")/lib.sh"
 
 bindirs=

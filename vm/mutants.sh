@@ -5,7 +5,7 @@
 # checks: the comparator run, the conformance suite, and the series' selftest. Exit 0 only if
 # the reference passes all three and every mutant fails at least one.
 #
-# usage: mutants.sh [--connections N] [--out DIR] [NAME...]   (called as `syntwin mutants`)
+# usage: mutants.sh [--connections N] [--out DIR] [NAME|FILE.patch...]   (`syntwin mutants`)
 # Each check's output is kept in DIR/<kernel>/<check>.log; the matrix in DIR/matrix.txt and
 # DIR/matrix.json.
 set -eu
@@ -26,15 +26,26 @@ done
 if [ $# -eq 0 ]; then
 	set -- $(cd "$mdir" && ls ./*.patch | sed 's|^\./||; s|\.patch$||')
 fi
+# A mutant is a NAME of kernel-series/mutants/NAME.patch, or a path to a .patch file (a
+# reviewer's own, or a test's). Its row is named by the file name without .patch.
+mutant_patch() {
+	case $1 in
+	*/* | *.patch) [ -f "$1" ] && printf '%s/%s\n' "$(cd "$(dirname "$1")" && pwd)" "$(basename "$1")" ;;
+	*) [ -f "$mdir/$1.patch" ] && printf '%s\n' "$mdir/$1.patch" ;;
+	esac
+}
 for m in "$@"; do
-	[ -f "$mdir/$m.patch" ] || usage_die "mutants: no mutant '$m' (kernel-series/mutants/$m.patch)"
+	case $m in *[[:space:]]*) usage_die "mutants: '$m': a mutant's name or path may not contain white space" ;; esac
+	mutant_patch "$m" >/dev/null ||
+		usage_die "mutants: no mutant '$m' (kernel-series/mutants/$m.patch, or a path to a .patch file)"
 done
 [ -n "$out" ] || out=$SYNTWIN_ROOT/results/mutants/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out" || usage_die "mutants: cannot create $out"
 out=$(cd "$out" && pwd)
 series_args="--kernel ${SYNTWIN_KERNEL:-6.1} --series ${SYNTWIN_SERIES:-$SYNTWIN_ROOT/kernel-series}"
 
-# One check on one kernel: prints "pass", "KILLED: <first failure>" or "ERROR: <why>".
+# One check on one kernel: prints "pass", "fail: <first failure>", "none: ..." or "ERROR: <why>".
+# Whether a fail is a kill is decided against the reference (verdict()).
 # $1 kernel name, $2 check name, $3 extra patch or "", then the syntwin command.
 check() {
 	k=$1 c=$2 patch=$3
@@ -46,28 +57,50 @@ check() {
 	case $rc in
 	0) echo pass ;;
 	3) echo "none: the series has no selftest" ;;
-	1 | 124 | 125)
-		case $rc in
-		124) why="guest timed out" ;;
-		125) why="guest kernel panic or boot failure" ;;
-		*) why=$(first_failure "$c" "$log") ;;
-		esac
-		echo "KILLED: $why" ;;
-	*) echo "ERROR: status $rc, see $log" ;;
+	1) echo "fail: $(first_failure "$c" "$log")" ;;
+	124) echo "fail: guest timed out" ;;
+	125) echo "fail: guest kernel panic or the guest stopped without a status" ;;
+	# 2: a setup error (a build, the guest image, QEMU that could not start, a usage error):
+	# the kernel was never checked, so this is no kill.
+	*) echo "ERROR: status $rc, the check did not run; see $log" ;;
 	esac
 }
-# The first line that says what failed, per check kind.
+# The first line that says what failed, per check kind (never fails itself: a missing file is
+# "no detail").
 first_failure() {
+	line=
 	case $1 in
 	comparator)
-		u=$(sed -n 's/.*"unexplained": *\([0-9]*\).*/\1/p' "$(dirname "$2")/run/summary.json" 2>/dev/null)
-		line=$(grep -m1 -E '^syntwin: IPv[46] .*: (differ|native-missing|bpf-missing)' "$2" | sed 's/^syntwin: //')
+		s=$(dirname "$2")/run/summary.json
+		u=
+		[ ! -f "$s" ] || u=$(sed -n 's/.*"unexplained": *\([0-9]*\).*/\1/p' "$s")
+		line=$(grep -m1 -E '^syntwin: IPv[46] .*: (differ|native-missing|bpf-missing|dropped-by-kernel|unbound)' "$2" || :)
+		line=${line#syntwin: }
 		[ -z "$line" ] || line="${u:-?} unexplained; $line" ;;
-	conformance) line=$(grep -m1 '^FAIL ' "$2" || true) ;;
-	selftest) line=$(grep -m1 '^not ok ' "$2" || true) ;;
+	conformance) line=$(grep -m1 '^FAIL ' "$2" || :) ;;
+	selftest) line=$(grep -m1 '^not ok ' "$2" || :) ;;
 	esac
-	[ -n "$line" ] || line=$(grep -v '^==>' "$2" | tail -n 1)
-	printf '%s\n' "$line" | cut -c1-110
+	[ -n "$line" ] || line=$(grep -v '^==>' "$2" | tail -n 1 || :)
+	printf '%s\n' "${line:-no detail in the log}" | cut -c1-110
+}
+# A mutant's cell from its check result and the reference's for the same check in this run:
+# KILLED only where the check failed here and passed on the reference.
+verdict() { # mutant-result reference-result
+	case $1 in
+	fail:*)
+		case $2 in
+		pass) echo "KILLED: ${1#fail: }" ;;
+		*) echo "ERROR: fails, but so does the reference (${1#fail: })" ;;
+		esac ;;
+	*) echo "$1" ;;
+	esac
+}
+# Why a build failed, from its log: the stage line build_failed() prints, and the patch that
+# did not apply or the first compiler error.
+build_error() {
+	why=$(grep -m1 -E 'does not apply|error:.*\.[ch]:|[^ ]*\.[ch]:[0-9]+:[0-9]+: error' "$1" || :)
+	[ -n "$why" ] || why=$(grep -m1 'syntwin: error:' "$1" || :)
+	printf 'ERROR: does not build: %s\n' "$(printf '%s' "${why#syntwin: error: }" | cut -c1-90)"
 }
 
 json_escape() { sed 's/\\/\\\\/g; s/"/\\"/g'; }
@@ -80,22 +113,25 @@ one_kernel() {
 	rc=0
 	# shellcheck disable=SC2086
 	SYNTWIN_EXTRA_PATCH=$patch "$syntwin" $series_args build >"$out/$k/build.log" 2>&1 || rc=$?
-	build_s=$(($(date +%s) - t0))
+	build_s=$(($(date +%s) - t0))s
 	# the last kernel line names the kernel booted: the mutant's, or the reference's
 	if grep '^==> kernel 6' "$out/$k/build.log" | tail -n 1 | grep -q 'cached in'; then
 		build_s=cached
-	else
-		build_s=${build_s}s
 	fi
 	if [ "$rc" -ne 0 ]; then
 		say "mutants: $k does not build (status $rc); see $out/$k/build.log"
-		tail -n 5 "$out/$k/build.log" >&2
-		r_cmp="ERROR: build failed" r_conf=$r_cmp r_self=$r_cmp
+		grep -E 'does not apply|: error: |syntwin: error:' "$out/$k/build.log" | head -n 6 >&2 || :
+		r_cmp=$(build_error "$out/$k/build.log") r_conf=$r_cmp r_self=$r_cmp
 	else
-		stage "mutants: $k: built in ${build_s}s; comparator, conformance, selftest"
+		stage "mutants: $k: built ($build_s); comparator, conformance, selftest"
 		r_cmp=$(check "$k" comparator "$patch" run --connections "$n" --out "$out/$k/run")
 		r_conf=$(check "$k" conformance "$patch" vm --smp 1 -- sh /src/tests/guest/conformance.sh)
 		r_self=$(check "$k" selftest "$patch" vm --smp 1 -- sh /src/tests/guest/selftests.sh)
+	fi
+	if [ -n "$patch" ]; then
+		r_cmp=$(verdict "$r_cmp" "$ref_cmp")
+		r_conf=$(verdict "$r_conf" "$ref_conf")
+		r_self=$(verdict "$r_self" "$ref_self")
 	fi
 	printf '%-22s %6s  %-40.40s  %-40.40s  %.40s\n' "$k" "$build_s" "$r_cmp" "$r_conf" "$r_self" |
 		tee -a "$out/matrix.txt"
@@ -111,21 +147,25 @@ printf '%-22s %6s  %-40s  %-40s  %s\n' kernel build comparator conformance selft
 cat "$out/matrix.txt"
 status=0
 one_kernel reference ""
+ref_cmp=$r_cmp ref_conf=$r_conf ref_self=$r_self
 case $verdicts in
 pass\|pass\|pass | pass\|pass\|none*) ;;
+*ERROR*) say "mutants: the reference kernel could not be checked; no mutant can be judged"; status=2 ;;
 *) say "mutants: the reference kernel does not pass every check"; status=1 ;;
 esac
-survivors=
+survivors= errors=
 for m in "$@"; do
-	one_kernel "$m" "$mdir/$m.patch"
+	one_kernel "$(basename "$m" .patch)" "$(mutant_patch "$m")"
+	# Any ERROR cell makes the matrix fail, even in a row another check killed.
 	case $verdicts in
-	*ERROR*) status=1 ;;
+	*ERROR*) errors="$errors $m"; [ "$status" != 0 ] || status=1 ;;
 	*KILLED*) ;;
-	*) survivors="$survivors $m"; status=1 ;;
+	*) survivors="$survivors $m"; [ "$status" != 0 ] || status=1 ;;
 	esac
 done
-printf '{\n  "connections": %s,\n  "kernels": [\n  %s\n  ],\n  "survivors": "%s",\n  "ok": %s\n}\n' \
-	"$n" "$rows" "${survivors# }" "$([ $status = 0 ] && echo true || echo false)" >"$out/matrix.json"
+printf '{\n  "connections": %s,\n  "kernels": [\n  %s\n  ],\n  "survivors": "%s",\n  "errors": "%s",\n  "ok": %s\n}\n' \
+	"$n" "$rows" "${survivors# }" "${errors# }" "$([ $status = 0 ] && echo true || echo false)" >"$out/matrix.json"
 [ -z "$survivors" ] || say "mutants: SURVIVED (no check caught them):$survivors"
+[ -z "$errors" ] || say "mutants: ERROR (not built or not checked, so not killed):$errors"
 [ $status = 0 ] && stage "mutants: reference clean, every mutant killed; matrix in $out/matrix.txt"
 exit $status

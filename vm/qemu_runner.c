@@ -158,6 +158,7 @@ struct console {
 	char tail[TAIL_LINES][LINE_MAX_LEN];
 	int tail_next, tail_count;
 	bool ready, panicked, exit_seen, fatal, verbose;
+	bool kernel_spoke;	/* the guest kernel printed a line: QEMU did start it */
 	int exit_marker;
 };
 
@@ -173,6 +174,9 @@ static void console_line(struct console *c)
 		c->tail_count++;
 	if (strstr(l, "Kernel panic - not syncing"))
 		c->panicked = true;
+	/* printk's "[    0.000000] " timestamp, or our init's first marker */
+	if ((l[0] == '[' && strchr(l, ']')) || !strcmp(l, "SYNTWIN-READY") || strstr(l, "Linux version"))
+		c->kernel_spoke = true;
 	if (strcmp(l, "SYNTWIN-READY") == 0) {
 		c->ready = true;
 		return;
@@ -276,6 +280,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "syntwin-vm: %s\n%s", errbuf, runner_usage);
 		return EXIT_USAGE;
 	}
+	/* A missing or unreadable kernel or image is a setup error, never a guest that failed. */
+	if (access(o.kernel, R_OK) || access(o.initrd, R_OK)) {
+		fprintf(stderr, "syntwin-vm: error: cannot read %s: %s\n",
+			access(o.kernel, R_OK) ? o.kernel : o.initrd, strerror(errno));
+		return EXIT_USAGE;
+	}
 	con = calloc(1, sizeof(*con));
 	if (!con || !mkdtemp(ctl)) {
 		perror("syntwin-vm: ctl directory");
@@ -376,6 +386,12 @@ int main(int argc, char **argv)
 		if (rc == 127)
 			fprintf(stderr, "syntwin-vm: guest command '%s' not found or not executable\n",
 				o.cmd[0]);
+	} else if (!con->kernel_spoke && WIFEXITED(status) && WEXITSTATUS(status)) {
+		/* QEMU itself failed before the guest kernel printed anything: nothing was tested. */
+		fprintf(stderr, "syntwin-vm: error: QEMU failed to start the guest (status %d)\n",
+			WEXITSTATUS(status));
+		console_tail(con, o.log);
+		rc = EXIT_USAGE;
 	} else {
 		if (con->panicked)
 			fprintf(stderr, "syntwin-vm: error: guest kernel panic\n");

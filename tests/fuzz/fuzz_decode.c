@@ -54,11 +54,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		in.native = a + (len > mac ? mac : len);
 	classify(&in, &res);
 	if (len >= 20) {
-		uint8_t want[60], any[60];
+		uint8_t want[60];
 		size_t hl = (a[0] & 0x0f) * 4u;
+		long stamp;
 
-		if (hl >= 20 && hl <= len && hl <= 60)
-			ipv4_expected_rewrite(a, hl, want, any);
+		if (hl >= 20 && hl <= len && hl <= 60 &&
+		    ipv4_expected_rewrite(a, hl, NULL, want, &stamp) == 0 && stamp >= 0 &&
+		    (stamp < 20 || (size_t)stamp + 4 > hl))
+			__builtin_trap(); /* a stamp outside the options */
+		ipv4_stamp_in_window((uint32_t)len, NULL);
 	}
 	free(a);
 	free(b);
