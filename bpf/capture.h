@@ -13,6 +13,8 @@
  */
 #define CAPTURE_MAX 256
 #define CAPTURE_MAX_EXTHDRS 8	/* IPv6 extension headers followed before giving up */
+#define CAPTURE_MAX_COPIES 8	/* copies of one SYN kept (retransmissions, duplicates); more are
+				 * counted (CNT_COPIES_CUT) and flagged (CAP_F_COPIES_CUT) */
 
 #define CAPTURE_PIN_DIR "/sys/fs/bpf/syntwin"
 
@@ -32,10 +34,17 @@ enum capture_flags {
 	CAP_F_PARSE_ERR = 1 << 1,	/* header lengths point past the packet */
 	CAP_F_SYNACK = 1 << 2,		/* a SYN-ACK (active direction), not a SYN */
 	CAP_F_RECAPTURED = 1 << 3,	/* replaced an earlier copy of the same SYN (same flow and
-					 * ISN: a retransmission), now in syn_replaced */
+					 * ISN: a retransmission), now in syn_copies */
 	CAP_F_COOKIE_ACK = 1 << 4,	/* the flow's ACK carried a cookie its listener validated
 					 * (bpf_tcp_check_syncookie) with no request socket:
 					 * the witness's per-connection syncookie proof */
+	CAP_F_COPIES_CUT = 1 << 5,	/* more than CAPTURE_MAX_COPIES copies: some not kept */
+};
+
+/* An earlier copy of a SYN in syn_copies: the flow key and its arrival number (0 first). */
+struct copy_key {
+	struct capture_key flow;
+	__u32 n;
 };
 
 struct capture_rec {
@@ -50,7 +59,12 @@ struct capture_rec {
 	__u8 vlan_present;
 	__u8 flags;		/* enum capture_flags */
 	__u8 family;		/* AF_INET or AF_INET6 */
-	__u8 pad;
+	__u8 copies;		/* copies of this SYN the witness saw, this one the last (saturates
+				 * at 255); the earlier ones are in syn_copies, up to
+				 * CAPTURE_MAX_COPIES - 1 of them */
+	__u16 drop_reason;	/* the kernel's reason (enum skb_drop_reason) for the first copy
+				 * of this SYN it dropped (kfree_skb); valid if drops > 0 */
+	__u16 drops;		/* copies of this SYN the kernel dropped */
 	__u8 data[CAPTURE_MAX];	/* wire bytes from the MAC header to the end of the TCP header */
 };
 
@@ -84,12 +98,15 @@ enum capture_counter {
 				 * device has no tc program: not an error by itself) */
 	CNT_RECAPTURED,		/* a capture replaced one with the same key (a retransmitted SYN) */
 	CNT_COOKIE_PROVEN,	/* an ACK validated as a syncookie for a captured SYN (CAP_F_COOKIE_ACK) */
+	CNT_SYN_DROPPED,	/* the kernel dropped a copy of a captured SYN (kfree_skb) */
+	CNT_COPIES_CUT,		/* a copy beyond CAPTURE_MAX_COPIES, not kept */
 	CNT_MAX
 };
 
 #define CAPTURE_COUNTER_NAMES                                                        \
 	"syn_seen", "captured", "too_long", "parse_error", "fragment", "no_dev_info", \
 	"insert_fail", "bound", "bind_miss", "bind_fail", "bpf_errors", "synack_seen", \
-	"active_bound", "active_bind_miss", "recaptured", "cookie_proven"
+	"active_bound", "active_bind_miss", "recaptured", "cookie_proven", \
+	"syn_dropped", "copies_cut"
 
 #endif

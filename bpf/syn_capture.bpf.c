@@ -97,15 +97,49 @@ static __always_inline void prove_syncookie(struct __sk_buff *skb, struct captur
 	bpf_sk_release(sk);
 }
 
-/* The first copy of a SYN that was captured again (a retransmission), by flow; userspace takes
- * it with the capture that replaced it (capture_take_replaced()). */
+/* Every earlier copy of a SYN captured again (a retransmission or a duplicate), by flow and
+ * arrival number; userspace takes them with the last copy (capture_take_copies()). */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 4096);
-	__type(key, struct capture_key);
+	__uint(max_entries, 8192);
+	__type(key, struct copy_key);
 	__type(value, struct capture_rec);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} syn_replaced SEC(".maps");
+} syn_copies SEC(".maps");
+
+/*
+ * Another copy of the SYN already held under @key: the held one moves to syn_copies under its
+ * arrival number and @rec (the new copy) takes its place, counting the copies. Returns the
+ * map update's error.
+ */
+static __always_inline long keep_copy(struct capture_key *key, struct capture_rec *rec)
+{
+	struct capture_rec *old = bpf_map_lookup_elem(&syn_by_flow, key);
+	struct copy_key ck = {};
+	long err;
+
+	rec->copies = 2;
+	if (old) {
+		__u8 n = old->copies;
+
+		rec->copies = n < 255 ? n + 1 : 255;
+		rec->flags |= old->flags & (CAP_F_COPIES_CUT | CAP_F_COOKIE_ACK);
+		rec->drops = old->drops; /* what the kernel did with the earlier copies */
+		rec->drop_reason = old->drop_reason;
+		if (n < CAPTURE_MAX_COPIES) {
+			ck.flow = *key;
+			ck.n = n - 1;
+			err = bpf_map_update_elem(&syn_copies, &ck, old, BPF_ANY);
+			if (err)
+				TC_ERR(err);
+		} else {
+			rec->flags |= CAP_F_COPIES_CUT;
+			count(CNT_COPIES_CUT);
+		}
+	}
+	rec->flags |= CAP_F_RECAPTURED;
+	return bpf_map_update_elem(&syn_by_flow, key, rec, BPF_ANY);
+}
 
 SEC("tc")
 int syn_capture(struct __sk_buff *skb)
@@ -218,7 +252,6 @@ int syn_capture(struct __sk_buff *skb)
 	rec->vlan_proto = skb->vlan_proto;
 	rec->family = key.family;
 	rec->flags = th.ack ? CAP_F_SYNACK : 0;
-	rec->pad = 0;
 	key.seq = bpf_ntohl(th.seq);
 
 	len = tcp_off + th.doff * 4;
@@ -245,24 +278,16 @@ int syn_capture(struct __sk_buff *skb)
 		TC_ERR(err);
 		return TC_ACT_OK;
 	}
-	/* A new key, or a retransmission of a SYN already held: counted apart, so that
-	 * userspace can tell how many entries the LRU map evicted (capture_evictions()). A
-	 * retransmission's copy replaces the one held (the kernel saves whichever copy created
-	 * its request socket: the first, or a later one if the first was dropped), and the first
-	 * copy moves to syn_replaced, so the comparator can match either. */
+	/* A new key, or another copy of a SYN already held (keep_copy()): counted apart, so
+	 * that userspace can tell how many entries the LRU map evicted (capture_evictions()). */
+	rec->copies = 1;
+	rec->drops = 0;
+	rec->drop_reason = 0;
 	err = bpf_map_update_elem(&syn_by_flow, &key, rec, BPF_NOEXIST);
 	/* Compared as int: the helper's error arrives zero-extended (seen: 0xffffffef, so a
 	 * 64-bit comparison with -EEXIST failed and every retransmission went uncaptured). */
 	if ((int)err == -EEXIST) {
-		struct capture_rec *old = bpf_map_lookup_elem(&syn_by_flow, &key);
-
-		if (old) {
-			err = bpf_map_update_elem(&syn_replaced, &key, old, BPF_NOEXIST);
-			if (err && (int)err != -EEXIST)
-				TC_ERR(err);
-		}
-		rec->flags |= CAP_F_RECAPTURED;
-		err = bpf_map_update_elem(&syn_by_flow, &key, rec, BPF_ANY);
+		err = keep_copy(&key, rec);
 		if (!err)
 			count(CNT_RECAPTURED);
 	}

@@ -8,10 +8,10 @@
 #include "decode.h"
 
 const char *const verdict_names[V_MAX] = { "identical", "explained", "differ", "native-missing",
-					   "bpf-missing" };
+					   "bpf-missing", "unbound" };
 const char *const reason_names[R_MAX] = { "", "ipv4-option-rewrite", "syncookie",
 					   "vlan-offload", "rejected-by-kernel", "syn-retransmit",
-					   "witness-map-eviction" };
+					   "witness-map-eviction", "dropped-by-kernel" };
 
 /* inet_addr_type(net, addr) != RTN_UNICAST, as the prespecified-timestamp case asks: the
  * zero network, limited broadcast and multicast by range; the host's own and its subnets'

@@ -7,11 +7,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum verdict { V_IDENTICAL, V_EXPLAINED, V_DIFFER, V_NATIVE_MISSING, V_BPF_MISSING, V_MAX };
+/* V_UNBOUND: a SYN the witness captured that no socket took, with no proven drop (unbound.h). */
+enum verdict { V_IDENTICAL, V_EXPLAINED, V_DIFFER, V_NATIVE_MISSING, V_BPF_MISSING, V_UNBOUND,
+	       V_MAX };
 /* R_EVICTED is not an explanation: it names why a bpf-missing record is lost (the witness's LRU
  * maps overflowed), which makes the run partial rather than the kernel wrong. */
 enum reason { R_NONE, R_IPV4_OPTION_REWRITE, R_SYNCOOKIE, R_VLAN_OFFLOAD, R_REJECTED, R_RETRANSMIT,
-	      R_EVICTED, R_MAX };
+	      R_EVICTED, R_DROPPED, R_MAX };
 
 extern const char *const verdict_names[V_MAX];
 extern const char *const reason_names[R_MAX];

@@ -2,6 +2,7 @@
 /* The generators' end of the channel to syntwin-server (client_msg.h). */
 #include "client_msg.h"
 
+#include <arpa/inet.h>
 #include <linux/tcp.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -10,6 +11,16 @@
 #include <sys/un.h>
 
 #include "net_helpers.h"
+
+void client_msg_flow(struct active_msg *m, int family, const void *client, uint16_t client_port,
+		     const void *server, uint16_t server_port)
+{
+	m->family = family;
+	inet_ntop(family, client, m->client, sizeof(m->client));
+	inet_ntop(family, server, m->server, sizeof(m->server));
+	m->client_port = client_port;
+	m->server_port = server_port;
+}
 
 int client_channel_connect(void)
 {

@@ -7,7 +7,11 @@
  *  - RECORD, after it (the active direction): the SYN-ACK headers the client's kernel saved
  *    (TCP_SAVE_SYN before connect(), kernel-series/0002) with the socket cookie; the server
  *    compares them with the witness's capture like a passive connection;
- *  - DONE at the end, with the number of RECORDs sent.
+ *  - DONE at the end, with the number of RECORDs sent;
+ *  - GAVE_UP, when no SYN-ACK came for a SYN in the generator's wait: the server judges that
+ *    SYN's capture then (unbound.h) instead of waiting for a connection that will not come.
+ * GEN and GAVE_UP name the flow as the witness keys it: both addresses and ports, and the ISN
+ * where the generator chose it (crafted and replayed SYNs; has_isn 0 for kernel sockets).
  */
 #ifndef SYNTWIN_CLIENT_MSG_H
 #define SYNTWIN_CLIENT_MSG_H
@@ -21,6 +25,7 @@ enum active_kind {
 	ACTIVE_RECORD = 1,	/* one connected socket */
 	ACTIVE_DONE = 2,	/* the client run is over; count = records it sent */
 	CLIENT_GEN = 3,		/* a connection is about to be made from client_port */
+	CLIENT_GAVE_UP = 4,	/* no SYN-ACK came for this flow: the generator stopped waiting */
 };
 
 struct active_msg {
@@ -35,11 +40,17 @@ struct active_msg {
 	uint16_t server_port, client_port;
 	char server[46], client[46];
 	char small[160];	/* read_native_checked()'s verdict on the small-buffer contract */
+	uint32_t isn;		/* GEN, GAVE_UP: the SYN's ISN, if has_isn */
+	uint8_t has_isn;
 	uint8_t native[1024];
 };
 
 /* Sets TCP_MD5SIG with SYNTWIN_MD5_KEY for @peer (numeric) on @fd. Returns 0, or -1 (printed). */
 int md5_key_for(int fd, int family, const char *peer);
+
+/* Fills @m's flow: the client's (SYN sender's) and the server's address and port, numeric. */
+void client_msg_flow(struct active_msg *m, int family, const void *client, uint16_t client_port,
+		     const void *server, uint16_t server_port);
 
 /* A datagram socket connected to the server's CLIENT_SOCK_PATH, or -1 (message printed). */
 int client_channel_connect(void);

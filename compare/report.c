@@ -233,7 +233,9 @@ int report_conn(struct report *r, const struct conn_record *c)
 	put_str(&l, c->small_buffer);
 	PUT_LIT(&l, "\",\"bpf_vlan\":\"");
 	put_str(&l, c->bpf_vlan);
-	PUT_LIT(&l, "\",\"gen\":\"");
+	PUT_LIT(&l, "\",\"copies\":");
+	put_u64(&l, c->copies);
+	PUT_LIT(&l, ",\"gen\":\"");
 	put_str(&l, c->gen ? c->gen : "unknown");
 	PUT_LIT(&l, "\",\"gen_index\":");
 	put_u64(&l, c->gen_index);

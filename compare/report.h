@@ -28,6 +28,7 @@ struct conn_record {
 	uint64_t gen_index;		/* connection number within the generator's run */
 	uint64_t gen_seed;		/* that run's seed */
 	char bpf_vlan[16];		/* the capture's VLAN metadata "proto:id", "" if none */
+	unsigned int copies;		/* copies of the SYN the witness saw (0: no capture) */
 };
 
 /* One JSONL record: fields, two 512-byte hex strings, generator knobs. */

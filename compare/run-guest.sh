@@ -9,8 +9,9 @@
 # usage: run-guest.sh CONNECTIONS SEED SERIES_HASH ENTRIES MIX PARALLEL RERUN [SERVER ARGS...]
 # RERUN 1: rerun.jsonl in the share is an earlier run's records (same CONNECTIONS, SEED, MIX);
 # only the connections that were not identical there are made again.
-# --test-fault panic|kill-server (TEST ONLY, first of the server args): done once the server's
-# first checkpoint is on disk. Environment: SYNTWIN_OUT (default /mnt/share), where results go.
+# --test-fault panic|kill-server (TEST ONLY, first of the server args): the server does it right
+# after its 1,500th record reached the disk (tests/faults.sh knows that number).
+# Environment: SYNTWIN_OUT (default /mnt/share), where results go.
 set -eu
 out=${SYNTWIN_OUT:-/mnt/share}
 # Where the time goes (timing.json; the bench and `syntwin run` report it): guest uptime now is
@@ -20,10 +21,11 @@ since() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 t_start=$(up)
 n=$1 seed=$2 shash=$3 entries=$4 mix=$5 parallel=$6 rerun=$7
 shift 7
-fault=
 if [ "${1:-}" = --test-fault ]; then
-	fault=$2
-	shift 2
+	case $2 in
+	panic | kill-server) set -- "$@" --test-fault-after 1500 ;;
+	*) echo "syntwin: --test-fault '$2' is not panic or kill-server" >&2; exit 2 ;;
+	esac
 fi
 rr=
 [ "$rerun" = 0 ] || rr="--rerun $out/rerun.jsonl"
@@ -90,17 +92,6 @@ while [ ! -e /tmp/server-ready ]; do
 	[ $i -lt 100 ] || { echo "syntwin: server did not start" >&2; exit 2; }
 	sleep 0.1
 done
-case $fault in
-'') ;;
-panic | kill-server)
-	(
-		until grep -q '"records_written": [1-9]' "$out/summary.json" 2>/dev/null; do sleep 0.2; done
-		echo "TEST FAULT: $fault with $(wc -l <"$out/connections.jsonl") records on disk" >&2
-		if [ "$fault" = panic ]; then echo c >/proc/sysrq-trigger; else kill -9 $spid; fi
-	) &
-	;;
-*) echo "syntwin: --test-fault '$fault' is not panic or kill-server" >&2; exit 2 ;;
-esac
 crc=0
 if [ "$mix" = replay ] && [ "$expect" = 0 ]; then
 	echo "replay: no SYNs in this file, nothing to compare"

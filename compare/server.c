@@ -32,6 +32,7 @@
 #include "decode.h"
 #include "inet_csum.h"
 #include "json_out.h"
+#include "labels.h"
 #include "native_read.h"
 #include "net_helpers.h"
 #include "netstat.h"
@@ -39,14 +40,23 @@
 #include "report.h"
 #include "rng.h"
 #include "slabinfo.h"
+#include "unbound.h"
 
 #define PORT_BASE 7001
 
 struct opts {
 	const char *out, *netns, *series_hash, *ready_file, *mix, *rerun_of;
 	uint64_t connections, seed, small_buffer_permille, idle_s, test_corrupt, active;
+	uint64_t test_fault_after;	/* TEST ONLY: after this many records, test_fault */
+	const char *test_fault;		/* "kill-server" or "panic" */
 	bool hex_all;
 };
+
+/* The generators a record can name; the last one is for records no generator named. */
+enum { GEN_SOCKETS, GEN_CRAFTED, GEN_TAP, GEN_FUZZ, GEN_REPLAY, GEN_REJECTED, GEN_UNKNOWN,
+       GEN_MAX };
+static const char *const gen_names[GEN_MAX] = { "sockets", "crafted", "crafted-tap", "fuzz",
+						"replay", "rejected", "unknown" };
 
 struct stats {
 	uint64_t conns, verdict[V_MAX], reason[R_MAX], unexplained, small_buffer_checks;
@@ -55,7 +65,9 @@ struct stats {
 	long long evictions;	/* capture_evictions() at the end; -1 while running */
 	long long slab_start, slab_end, syn_slab_start, syn_slab_end; /* bytes, -1 unknown */
 	int write_errno;	/* a results file could not be written: the run stops */
-	uint64_t shapes, gen_sockets, gen_unknown, gen_crafted, gen_tap, gen_fuzz, rejected;
+	uint64_t shapes, gen[GEN_MAX];	/* passive records by their generator (gen_names) */
+	uint64_t duplicate_children;	/* second sockets from one SYN (labels.h) */
+	uint64_t bad_labels;		/* GEN messages that named no valid flow, or no memory */
 	int64_t cookies_base, tcpext_base[4];
 	const char *cookie_counter; /* the TcpExt counter that cross-checks syncookie proofs */
 	uint64_t records_written; /* JSONL records on disk (report.lines_written) */
@@ -78,9 +90,12 @@ static const char usage[] =
 	"                      [--series-hash H] [--small-buffer-permille P] [--idle-timeout S]\n"
 	"                      [--ready-file F] [--active N] [--hex-all] [--mix NAME]\n"
 	"                      [--rerun-of DIR] [--test-corrupt K]\n"
+	"                      [--test-fault kill-server|panic --test-fault-after N]\n"
 	"  --hex-all         both byte strings in every JSONL record, not only differing ones\n"
 	"  --active N        also expect N active-direction records from syntwin-client\n"
-	"  --test-corrupt K  TEST ONLY: flip one byte of every K-th BPF record before comparing\n";
+	"  --test-corrupt K  TEST ONLY: flip one byte of every K-th BPF record before comparing\n"
+	"  --test-fault F    TEST ONLY: once N records are on disk, SIGKILL this process or panic\n"
+	"                    the guest (sysrq), at that exact point\n";
 
 static int parse(int argc, char **argv, struct opts *o)
 {
@@ -123,6 +138,11 @@ static int parse(int argc, char **argv, struct opts *o)
 			rc = parse_u64_range(a, v, 1, 3600, &o->idle_s, err, sizeof(err));
 		else if (!strcmp(a, "--active"))
 			rc = parse_u64_range(a, v, 0, 100000000, &o->active, err, sizeof(err));
+		else if (!strcmp(a, "--test-fault-after"))
+			rc = parse_u64_range(a, v, 1, UINT64_MAX, &o->test_fault_after, err,
+					     sizeof(err));
+		else if (!strcmp(a, "--test-fault") && (!strcmp(v, "kill-server") || !strcmp(v, "panic")))
+			o->test_fault = v;
 		else if (!strcmp(a, "--test-corrupt"))
 			rc = parse_u64_range(a, v, 1, UINT64_MAX, &o->test_corrupt, err, sizeof(err));
 		else {
@@ -244,11 +264,82 @@ static int rx_env_init(void)
 	return 0;
 }
 
-/* Append @c to the JSONL; the first failure stops the run (st->write_errno). */
+static void count_gen(struct stats *st, const char *gen)
+{
+	int g = 0;
+
+	while (g < GEN_UNKNOWN && (!gen || strcmp(gen, gen_names[g])))
+		g++;
+	st->gen[g]++;
+}
+
+static const struct opts *fault_opts; /* TEST ONLY (--test-fault) */
+
+/* The test faults strike right after a record reached the disk, so a test knows exactly how
+ * many records were judged: all of them must be in connections.jsonl. */
+static void test_fault(const struct report *rep)
+{
+	const struct opts *o = fault_opts;
+	int fd;
+
+	if (!o || !o->test_fault || rep->lines_written != o->test_fault_after)
+		return;
+	fprintf(stderr, "TEST FAULT: %s with %llu records on disk\n", o->test_fault,
+		(unsigned long long)rep->lines_written);
+	if (!strcmp(o->test_fault, "kill-server"))
+		raise(SIGKILL);
+	fd = open("/proc/sysrq-trigger", O_WRONLY);
+	if (fd < 0 || write(fd, "c", 1) != 1)
+		log_err("sysrq");
+}
+
+/*
+ * Append @c to the JSONL and write it through at once: a record judged is a record on disk,
+ * whatever stops this process next. The first failure stops the run (st->write_errno).
+ */
 static void record(struct report *rep, const struct conn_record *c, struct stats *st)
 {
-	if (report_conn(rep, c) && !st->write_errno)
+	if ((report_conn(rep, c) || report_flush(rep)) && !st->write_errno)
 		st->write_errno = errno ? errno : EIO;
+	test_fault(rep);
+}
+
+/*
+ * The witness saw @last->copies copies of this SYN (or SYN-ACK): a retransmission or a
+ * duplicate, which is the witness's own proof that there was more than one. The kernel saved
+ * one of them; @res is the verdict against the last. If that was unexplained, any earlier copy
+ * (in arrival order) that the kernel's bytes match explains it as syn-retransmit, naming which.
+ * Every earlier copy is taken from the witness either way. Returns the new "unexplained" flag.
+ */
+static int match_copies(struct capture_client *cc, const struct capture_rec *last,
+			const struct compare_input *in, struct compare_result *res, int bad)
+{
+	struct capture_rec copy[CAPTURE_MAX_COPIES];
+	int n = capture_take_copies(cc, last, copy, CAPTURE_MAX_COPIES);
+
+	for (int i = 0; bad && in->native && i < n; i++) {
+		struct compare_input ini = *in;
+		struct compare_result ri;
+		const char *was;
+
+		ini.bpf = copy[i].data;
+		ini.bpf_len = copy[i].cap_len;
+		ini.bpf_mac_len = copy[i].mac_len;
+		if (classify(&ini, &ri))
+			continue;
+		was = reason_names[ri.reason]; /* "" for R_NONE */
+		*res = ri;
+		res->verdict = V_EXPLAINED;
+		res->reason = R_RETRANSMIT;
+		snprintf(res->detail, sizeof(res->detail), "the witness saw %u copies; the kernel "
+			 "saved copy %d of them (the last is %u)%s%s", last->copies, i + 1,
+			 last->copies, was[0] ? ", equal but for " : "", was);
+		return 0;
+	}
+	if (bad && n >= 0 && (last->flags & CAP_F_COPIES_CUT))
+		strncat(res->detail, "; more copies came than the witness keeps",
+			sizeof(res->detail) - strlen(res->detail) - 1);
+	return bad;
 }
 
 /*
@@ -282,32 +373,9 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	 * bpf/syn_capture.bpf.c): per connection, and nothing the saved-SYN code can touch. */
 	in.syncookie_proven = have_bpf && !active && (rec.flags & CAP_F_COOKIE_ACK);
 	bad = classify(&in, &res);
-	if (have_bpf && (rec.flags & CAP_F_RECAPTURED)) {
-		/* A retransmitted SYN: the witness holds the last copy, the kernel saved the copy
-		 * that created its request socket. The first copy counts as well. */
-		struct capture_rec first;
-
-		if (capture_take_replaced(cc, &rec, &first) == 0 && bad && in.native) {
-			struct compare_input in1 = in;
-			struct compare_result r1;
-
-			in1.bpf = first.data;
-			in1.bpf_len = first.cap_len;
-			in1.bpf_mac_len = first.mac_len;
-			if (!classify(&in1, &r1)) {
-				const char *was = reason_names[r1.reason]; /* "" for R_NONE */
-
-				res = r1;
-				res.verdict = V_EXPLAINED;
-				res.reason = R_RETRANSMIT;
-				snprintf(res.detail, sizeof(res.detail),
-					 "a retransmitted SYN: the kernel saved its first copy, the "
-					 "witness also holds a later one; equal to the first%s%s",
-					 was[0] ? " but for " : "", was);
-				bad = 0;
-			}
-		}
-	}
+	if (have_bpf && (rec.flags & CAP_F_RECAPTURED))
+		bad = match_copies(cc, &rec, &in, &res, bad);
+	c->copies = have_bpf ? rec.copies : 0;
 	/* A missing capture is put down to eviction only while the maps have evicted more
 	 * records than were already put down to it (rare: one map walk each). */
 	if (res.verdict == V_BPF_MISSING && capture_evictions(cc) > (long long)st->lost) {
@@ -342,16 +410,7 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 		st->conns++;
 		if (have_bpf)
 			count_shape(st, shape_of(rec.data, rec.cap_len, rec.mac_len));
-		if (c->gen && !strcmp(c->gen, "sockets"))
-			st->gen_sockets++;
-		else if (c->gen && !strcmp(c->gen, "crafted"))
-			st->gen_crafted++;
-		else if (c->gen && !strcmp(c->gen, "crafted-tap"))
-			st->gen_tap++;
-		else if (c->gen && !strcmp(c->gen, "fuzz"))
-			st->gen_fuzz++;
-		else
-			st->gen_unknown++;
+		count_gen(st, c->gen);
 	}
 	st->verdict[res.verdict]++;
 	st->reason[res.reason]++;
@@ -372,38 +431,80 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	record(rep, c, st);
 }
 
-/* What the generators said about each connection before making it, by family and source port
- * (unique while the connection exists). */
-struct gen_info {
-	bool set;
-	uint64_t index, seed;
-	char gen[16], knobs[208];
-};
-static struct gen_info *gen_table; /* [2][65536] */
-
-static struct gen_info *gen_slot(int family, uint16_t port)
-{
-	return &gen_table[(family == AF_INET6) * 65536 + port];
-}
+/* What the generators said about each connection before making it (labels.h). */
+static struct labels labels;
 
 static void drain_channel(int ufd, const struct opts *o, struct capture_client *cc,
 			  struct report *rep, struct stats *st);
 
-/* Fills @c's generator fields from the table (draining the channel once if need be). */
-static void gen_attach(struct conn_record *c, int ufd, const struct opts *o,
-		       struct capture_client *cc, struct report *rep, struct stats *st)
+static void flow_of_key(const struct capture_key *k, struct label_flow *f)
 {
-	struct gen_info *g = gen_slot(c->family, c->sport);
+	memset(f, 0, sizeof(*f));
+	f->family = k->family;
+	memcpy(f->saddr, k->saddr, 16);
+	memcpy(f->daddr, k->daddr, 16);
+	f->sport = ntohs(k->sport);
+	f->dport = ntohs(k->dport);
+}
 
-	if (!g->set && ufd >= 0)
+static void key_of_flow(const struct label_flow *f, uint32_t isn, struct capture_key *k)
+{
+	memset(k, 0, sizeof(*k));
+	k->family = f->family;
+	memcpy(k->saddr, f->saddr, 16);
+	memcpy(k->daddr, f->daddr, 16);
+	k->sport = htons(f->sport);
+	k->dport = htons(f->dport);
+	k->seq = isn;
+}
+
+/* A GEN or GAVE_UP message's flow (the client sent the SYN). Returns 0 or -1 if malformed. */
+static int flow_of_msg(const struct active_msg *m, struct label_flow *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->family = (uint8_t)m->family;
+	f->sport = m->client_port;
+	f->dport = m->server_port;
+	return (m->family == AF_INET || m->family == AF_INET6) &&
+	       inet_pton(m->family, m->client, f->saddr) == 1 &&
+	       inet_pton(m->family, m->server, f->daddr) == 1 ? 0 : -1;
+}
+
+/* Fills @c's generator fields from @l (kept in @keep, which must outlive the record). */
+static void use_label(struct conn_record *c, const struct label *l, struct label *keep)
+{
+	*keep = *l;
+	c->gen = keep->gen;
+	c->knobs = keep->knobs;
+	c->gen_index = keep->index;
+	c->gen_seed = keep->seed;
+}
+
+/*
+ * The label of the connection whose SYN had flow @f (and ISN @isn if @has_isn), draining the
+ * channel once if it has not arrived yet: it was sent before the SYN, so it is there by now.
+ */
+static void attach_label(struct conn_record *c, const struct label_flow *f, bool has_isn,
+			 uint32_t isn, int ufd, struct label *keep, const struct opts *o,
+			 struct capture_client *cc, struct report *rep, struct stats *st)
+{
+	struct label l;
+	bool dup;
+
+	if (labels_take(&labels, f, has_isn, isn, &l, &dup) && ufd >= 0) {
 		drain_channel(ufd, o, cc, rep, st);
-	if (!g->set)
+		if (labels_take(&labels, f, has_isn, isn, &l, &dup))
+			return;
+	} else if (ufd < 0) {
 		return;
-	c->gen = g->gen;
-	c->knobs = g->knobs;
-	c->gen_index = g->index;
-	c->gen_seed = g->seed;
-	g->set = false;
+	}
+	use_label(c, &l, keep);
+	if (dup) {
+		/* One SYN, two sockets (a syncookie ACK and the FIN behind it on two CPUs). */
+		st->duplicate_children++;
+		fprintf(stderr, "syntwin: a second socket from the SYN of %s #%llu (isn %u)\n",
+			keep->gen, (unsigned long long)keep->index, isn);
+	}
 }
 
 /* A passive connection: the accepted socket's saved SYN. */
@@ -413,34 +514,82 @@ static void one_socket(int fd, int family, int mode, int ufd, const struct opts 
 {
 	struct conn_record c = { .family = family, .mode = mode, .direction = "passive" };
 	socklen_t cl = sizeof(c.cookie);
+	struct capture_rec peek;
+	struct capture_key k;
+	struct label_flow f = { .family = (uint8_t)family };
+	struct label keep;
 	uint8_t native[1024];
 	char small[160];
-	bool check;
+	bool check, have_key;
 	int n;
 
 	socket_addr(fd, 1, c.saddr, &c.sport);
 	socket_addr(fd, 0, c.daddr, &c.dport);
 	getsockopt(fd, SOL_SOCKET, SO_COOKIE, &c.cookie, &cl);
-	if (!c.sport) {
-		/* The peer is gone already (reset before the accept; getpeername() fails): its
-		 * address and port are in the captured SYN. */
-		struct capture_rec peek;
-		struct capture_key k;
-
-		if (capture_lookup_cookie(cc, c.cookie, &peek, false) == 0 &&
-		    capture_key_of(&peek, &k) == 0) {
-			inet_ntop(k.family, k.saddr, c.saddr, sizeof(c.saddr));
-			c.sport = ntohs(k.sport);
-		}
+	/* The label is found by the witness's key (flow + ISN); without a capture, by the
+	 * socket's addresses. */
+	have_key = capture_lookup_cookie(cc, c.cookie, &peek, false) == 0 &&
+		   capture_key_of(&peek, &k) == 0;
+	if (have_key) {
+		flow_of_key(&k, &f);
+		/* The peer may be gone already (reset before the accept; getpeername() fails). */
+		inet_ntop(k.family, k.saddr, c.saddr, sizeof(c.saddr));
+		c.sport = f.sport;
+	} else {
+		inet_pton(family, c.saddr, f.saddr);
+		inet_pton(family, c.daddr, f.daddr);
+		f.sport = c.sport;
+		f.dport = c.dport;
 	}
-	gen_attach(&c, ufd, o, cc, rep, st);
+	attach_label(&c, &f, have_key, have_key ? k.seq : 0, ufd, &keep, o, cc, rep, st);
 	check = rng_permille(rng, (unsigned int)o->small_buffer_permille);
 	st->small_buffer_checks += check;
 	n = read_native_checked(fd, check, native, sizeof(native), small, sizeof(small));
 	compare_one(&c, native, n, small, o, cc, rep, st);
 }
 
-/* Channel messages from the generators: GEN notes, active RECORDs, DONE. */
+static void judge_capture(const struct capture_key *k, const struct capture_rec *r,
+			  const struct label *l, struct report *rep, struct stats *st);
+
+/* A generator gave up on a SYN (no SYN-ACK came): judge its capture now, as one connection. */
+static void gave_up(const struct active_msg *m, struct capture_client *cc, struct report *rep,
+		    struct stats *st)
+{
+	struct label_flow f;
+	struct capture_key k;
+	struct capture_rec r;
+	struct label l, *lp = NULL;
+	bool dup;
+
+	if (flow_of_msg(m, &f) || !m->has_isn)
+		return;
+	key_of_flow(&f, m->isn, &k);
+	if (labels_take(&labels, &f, true, m->isn, &l, &dup) == 0)
+		lp = &l;
+	st->conns++;
+	if (capture_take_flow(cc, &k, &r) == 0) {
+		judge_capture(&k, &r, lp, rep, st);
+		return;
+	}
+	/* The generator wrote a SYN that the witness never saw. */
+	struct compare_result res = { .verdict = V_BPF_MISSING, .diff_off = -1 };
+	struct conn_record c = { .family = f.family, .direction = "passive", .sport = f.sport,
+				 .dport = f.dport, .res = &res, .gen = lp ? lp->gen : NULL,
+				 .knobs = lp ? lp->knobs : NULL, .gen_index = lp ? lp->index : 0,
+				 .gen_seed = lp ? lp->seed : 0 };
+
+	snprintf(res.detail, sizeof(res.detail), "no SYN-ACK came and the witness has no capture "
+		 "of this SYN (isn %u)", m->isn);
+	inet_ntop(f.family, f.saddr, c.saddr, sizeof(c.saddr));
+	inet_ntop(f.family, f.daddr, c.daddr, sizeof(c.daddr));
+	st->verdict[V_BPF_MISSING]++;
+	st->unexplained++;
+	fprintf(stderr, "syntwin: %s %s:%u: bpf-missing: %s\n", f.family == AF_INET6 ? "IPv6" :
+		"IPv4", c.saddr, c.sport, res.detail);
+	record(rep, &c, st);
+}
+
+/* Channel messages from the generators: GEN labels, GAVE_UP, active RECORDs, DONE. */
 static void drain_channel(int ufd, const struct opts *o, struct capture_client *cc,
 			  struct report *rep, struct stats *st)
 {
@@ -460,14 +609,20 @@ static void drain_channel(int ufd, const struct opts *o, struct capture_client *
 		}
 		m.gen[sizeof(m.gen) - 1] = 0;
 		m.knobs[sizeof(m.knobs) - 1] = 0;
+		m.client[sizeof(m.client) - 1] = 0;
+		m.server[sizeof(m.server) - 1] = 0;
 		if (m.kind == CLIENT_GEN) {
-			struct gen_info *g = gen_slot(m.family, m.client_port);
+			struct label l = { .has_isn = m.has_isn, .isn = m.isn, .index = m.index,
+					   .seed = m.seed };
 
-			g->set = true;
-			g->index = m.index;
-			g->seed = m.seed;
-			memcpy(g->gen, m.gen, sizeof(g->gen));
-			memcpy(g->knobs, m.knobs, sizeof(g->knobs));
+			memcpy(l.gen, m.gen, sizeof(l.gen));
+			memcpy(l.knobs, m.knobs, sizeof(l.knobs));
+			if (flow_of_msg(&m, &l.flow) || labels_put(&labels, &l))
+				st->bad_labels++;
+			continue;
+		}
+		if (m.kind == CLIENT_GAVE_UP) {
+			gave_up(&m, cc, rep, st);
 			continue;
 		}
 		if (m.kind != ACTIVE_RECORD)
@@ -514,99 +669,83 @@ static int active_socket(void)
 	return fd;
 }
 
-static bool declared_rejected(const struct capture_key *k);
-
-/* Unbound captures, less the must-drop SYNs (reported on their own as rejected-by-kernel). */
-static int count_unbound(const struct capture_key *k, const struct capture_rec *r, void *arg)
+/* Captures still waiting for a socket (counted in checkpoint summaries). */
+static int count_waiting(const struct capture_key *k, const struct capture_rec *r, void *arg)
 {
+	(void)k;
 	(void)r;
-	if (!declared_rejected(k))
-		(*(uint64_t *)arg)++;
+	(*(uint64_t *)arg)++;
 	return 0;
 }
 
-/* Name every capture no accepted socket took: each is a SYN the kernel did not turn into an
- * accepted connection, or a binding the witness missed. */
-/* A generator said this SYN must be dropped (gen "rejected"). */
-static bool declared_rejected(const struct capture_key *k)
+/* What a label declares of its SYN: "must-drop" (gen "rejected"), nothing (a replayed
+ * capture, or no label), else "must-connect". */
+static const char *declared(const struct label *l)
 {
-	struct gen_info *g = gen_slot(k->family, ntohs(k->sport));
-
-	return g->set && !strcmp(g->gen, "rejected");
+	if (!l || !strcmp(l->gen, "replay"))
+		return NULL;
+	return strcmp(l->gen, "rejected") ? "must-connect" : "must-drop";
 }
 
 /*
- * Evidence in the captured bytes that the kernel had to drop the SYN: a data offset below 5 or
- * beyond the packet (the witness flags CAP_F_PARSE_ERR), or a TCP checksum that does not add up
- * (a SYN without payload is captured whole). Returns what it found, or NULL.
+ * The verdict on a capture no socket took (unbound.h): dropped for a validity check the bytes
+ * confirm (explained: rejected-by-kernel if declared must-drop, dropped-by-kernel if nothing
+ * was declared), else "unbound", unexplained, with the flow named.
  */
-static const char *rejection_evidence(const struct capture_rec *r)
+static void judge_capture(const struct capture_key *k, const struct capture_rec *r,
+			  const struct label *l, struct report *rep, struct stats *st)
 {
-	struct syn_layout l;
-	const uint8_t *ip = r->data + r->mac_len;
-	size_t tot;
+	struct unbound_input in = { .bytes = r->data, .len = r->cap_len, .mac_len = r->mac_len,
+				    .parse_err = r->flags & CAP_F_PARSE_ERR, .drops = r->drops,
+				    .drop_reason = r->drops ? capture_drop_reason_name(r->drop_reason) :
+							     NULL,
+				    .declared = declared(l) };
+	struct compare_result res;
+	struct conn_record c = { .family = k->family, .mode = 0, .direction = "passive",
+				 .sport = ntohs(k->sport), .dport = ntohs(k->dport),
+				 .bpf = r->data, .bpf_len = r->cap_len, .bpf_mac_len = r->mac_len,
+				 .res = &res, .gen = l ? l->gen : NULL, .knobs = l ? l->knobs : NULL,
+				 .gen_index = l ? l->index : 0, .gen_seed = l ? l->seed : 0 };
+	int bad = judge_unbound(&in, &res);
 
-	if (r->flags & CAP_F_PARSE_ERR)
-		return "the TCP data offset is below 5 or beyond the packet";
-	if (syn_layout(r->data, r->cap_len, r->mac_len, &l) || !l.family)
-		return NULL;
-	tot = l.family == AF_INET ? (size_t)(ip[2] << 8 | ip[3]) : 40u + (size_t)(ip[4] << 8 | ip[5]);
-	if (tot != l.net_len + l.tcp_len)
-		return NULL; /* payload not captured: the checksum cannot be checked */
-	if ((l.family == AF_INET ? tcp_csum4(ip + 12, ip + 16, r->data + l.tcp_off, l.tcp_len) :
-				   tcp_csum6(ip + 8, ip + 24, r->data + l.tcp_off, l.tcp_len)) != 0)
-		return "the TCP checksum is wrong";
-	return NULL;
+	inet_ntop(k->family, k->saddr, c.saddr, sizeof(c.saddr));
+	inet_ntop(k->family, k->daddr, c.daddr, sizeof(c.daddr));
+	st->verdict[res.verdict]++;
+	st->reason[res.reason]++;
+	st->unexplained += bad;
+	count_gen(st, c.gen);
+	if (bad) {
+		char text[512];
+		struct syn_layout lay;
+
+		syn_layout(r->data, r->cap_len, r->mac_len, &lay);
+		syn_decode_text(r->data, &lay, text, sizeof(text));
+		fprintf(stderr, "syntwin: %s passive %s:%u > %s:%u isn %u (%s): unbound: %s; %s\n",
+			k->family == AF_INET6 ? "IPv6" : "IPv4", c.saddr, c.sport, c.daddr, c.dport,
+			k->seq, c.knobs ? c.knobs : "no generator named it", res.detail, text);
+	}
+	record(rep, &c, st);
 }
 
-struct unbound_ctx {
-	const struct opts *o;
+struct judge_ctx {
+	struct capture_client *cc;
 	struct report *rep;
 	struct stats *st;
 };
 
-/*
- * Captures no accepted socket took. A SYN a generator declared must-drop, with the evidence in
- * its bytes, is explained (rejected-by-kernel) and recorded; a declared one without evidence is
- * unexplained; any other is printed decoded and counted in unbound_captures.
- */
-static int print_unbound(const struct capture_key *k, const struct capture_rec *r, void *arg)
+/* At the end: every capture no socket took, each with its label if a generator gave one. */
+static int judge_left(const struct capture_key *k, const struct capture_rec *r, void *arg)
 {
-	struct unbound_ctx *u = arg;
-	char text[512];
-	struct syn_layout l;
+	struct judge_ctx *u = arg;
+	struct capture_rec gone;
+	struct label_flow f;
+	struct label l;
+	bool dup, have;
 
-	if (u && declared_rejected(k)) {
-		struct gen_info *g = gen_slot(k->family, ntohs(k->sport));
-		const char *why = rejection_evidence(r);
-		struct compare_result res = { .verdict = why ? V_EXPLAINED : V_NATIVE_MISSING,
-					      .reason = why ? R_REJECTED : R_NONE, .diff_off = -1 };
-		struct conn_record c = { .family = k->family, .mode = 0, .direction = "passive",
-					 .sport = ntohs(k->sport), .dport = ntohs(k->dport),
-					 .bpf = r->data, .bpf_len = r->cap_len,
-					 .bpf_mac_len = r->mac_len, .res = &res, .gen = g->gen,
-					 .knobs = g->knobs, .gen_index = g->index,
-					 .gen_seed = g->seed };
-
-		snprintf(res.detail, sizeof(res.detail), "%s%s",
-			 why ? "dropped by the kernel as it must be: " :
-			       "declared must-drop, no socket, but no reason to drop in its bytes",
-			 why ? why : "");
-		inet_ntop(k->family, k->saddr, c.saddr, sizeof(c.saddr));
-		inet_ntop(k->family, k->daddr, c.daddr, sizeof(c.daddr));
-		u->st->verdict[res.verdict]++;
-		u->st->reason[res.reason]++;
-		u->st->rejected++;
-		u->st->unexplained += !why;
-		if (!why)
-			fprintf(stderr, "syntwin: %s %s\n", g->knobs, res.detail);
-		record(u->rep, &c, u->st);
-		return 0;
-	}
-	syn_layout(r->data, r->cap_len, r->mac_len, &l);
-	syn_decode_text(r->data, &l, text, sizeof(text));
-	fprintf(stderr, "syntwin: unbound capture (isn %u): %s\n", k->seq,
-		text);
+	flow_of_key(k, &f);
+	have = labels_take(&labels, &f, true, k->seq, &l, &dup) == 0 && !dup;
+	judge_capture(k, r, have ? &l : NULL, u->rep, u->st);
+	capture_take_flow(u->cc, k, &gone); /* judged: no longer waiting */
 	return 0;
 }
 
@@ -679,13 +818,11 @@ static void summary_counts(struct json_out *j, const struct opts *o, const struc
 	json_u64(j, "active_connections", st->active);
 	json_u64(j, "expected_active", o->active);
 	json_open(j, "generators", '{');
-	json_u64(j, "sockets", st->gen_sockets);
-	json_u64(j, "crafted", st->gen_crafted);
-	json_u64(j, "crafted-tap", st->gen_tap);
-	json_u64(j, "fuzz", st->gen_fuzz);
-	json_u64(j, "rejected", st->rejected);
-	json_u64(j, "unknown", st->gen_unknown);
+	for (int g = 0; g < GEN_MAX; g++)
+		json_u64(j, gen_names[g], st->gen[g]);
 	json_close(j);
+	json_u64(j, "duplicate_children", st->duplicate_children);
+	json_u64(j, "bad_labels", st->bad_labels);
 	json_u64(j, "distinct_syn_shapes", st->shapes);
 	json_u64(j, "identical", st->verdict[V_IDENTICAL]);
 	json_open(j, "explained", '{');
@@ -707,8 +844,10 @@ static void summary_witness(struct json_out *j, struct capture_client *cc, const
 	struct bpf_error be;
 
 	capture_counters(cc, cnt);
-	capture_each_unbound(cc, count_unbound, &unbound);
-	json_u64(j, "unbound_captures", unbound);
+	capture_each_unbound(cc, count_waiting, &unbound);
+	/* captures judged "unbound" (no socket, no proven drop), and those still waiting */
+	json_u64(j, "unbound_captures", st->verdict[V_UNBOUND]);
+	json_u64(j, "waiting_captures", unbound);
 	json_u64(j, "records_written", st->records_written);
 	json_u64(j, "records_lost", st->lost);
 	if (st->evictions >= 0)
@@ -773,6 +912,57 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 	return rc;
 }
 
+/*
+ * Room for the last summary on a disk the records fill up: 16 KiB held from the start in a
+ * file of its own and given back just before the final summary is written (its temp file and
+ * the checkpoint it replaces both fit). Returns 0, or -1 if even that cannot be written.
+ */
+#define RESERVE_NAME ".syntwin-reserve"
+static int reserve_space(const char *dir)
+{
+	static const char zeros[4096];
+	char path[600];
+	int fd, rc = 0;
+
+	snprintf(path, sizeof(path), "%s/" RESERVE_NAME, dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	for (int i = 0; i < 4 && !rc; i++)
+		rc = write(fd, zeros, sizeof(zeros)) == (ssize_t)sizeof(zeros) ? 0 : -1;
+	if (fsync(fd))
+		rc = -1;
+	close(fd);
+	if (rc)
+		unlink(path);
+	return rc;
+}
+
+static void release_space(const char *dir)
+{
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/" RESERVE_NAME, dir);
+	unlink(path);
+}
+
+/* The one line a run ends with: counts by verdict and explained reason. */
+static void print_result(const struct stats *st, const char *actives)
+{
+	printf("%llu connections%s: %llu identical, %llu explained (", (unsigned long long)st->conns,
+	       actives, (unsigned long long)st->verdict[V_IDENTICAL],
+	       (unsigned long long)st->verdict[V_EXPLAINED]);
+	for (int r = R_IPV4_OPTION_REWRITE, first = 1; r < R_MAX; r++) {
+		if (r == R_EVICTED)
+			continue;
+		printf("%s%s %llu", first ? "" : ", ", reason_names[r],
+		       (unsigned long long)st->reason[r]);
+		first = 0;
+	}
+	printf("), %llu unexplained%s\n", (unsigned long long)st->unexplained,
+	       st->partial ? " (PARTIAL)" : "");
+}
+
 int main(int argc, char **argv)
 {
 	struct epoll_event ev, evs[8];
@@ -788,12 +978,22 @@ int main(int argc, char **argv)
 
 	if (parse(argc, argv, &o))
 		return 2;
+	if (!o.test_fault != !o.test_fault_after) {
+		fprintf(stderr, "syntwin-server: --test-fault and --test-fault-after go together\n");
+		return 2;
+	}
+	fault_opts = &o;
 	rng = o.seed;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	if (enter_netns(o.netns) || rx_env_init() || capture_client_open(&cc) ||
 	    report_open(&rep, o.out))
 		return 2;
+	if (reserve_space(o.out)) {
+		fprintf(stderr, "syntwin-server: cannot write %s/%s: %s\n", o.out, RESERVE_NAME,
+			strerror(errno));
+		return 2;
+	}
 	rep.hex_all = o.hex_all;
 	st.cookie_counter = tcpext_counter("TCPSynNotSavedCookie") >= 0 ? "TCPSynNotSavedCookie" :
 								   "SyncookiesRecv";
@@ -812,10 +1012,11 @@ int main(int argc, char **argv)
 		ev = (struct epoll_event){ .events = EPOLLIN, .data.u32 = i };
 		epoll_ctl(ep, EPOLL_CTL_ADD, lfd[i], &ev);
 	}
-	gen_table = calloc(2 * 65536, sizeof(*gen_table));
+	if (labels_init(&labels, 1u << 16))
+		return 2;
 	{
 		ufd = active_socket();
-		if (!gen_table || ufd < 0)
+		if (ufd < 0)
 			return 2;
 		ev = (struct epoll_event){ .events = EPOLLIN, .data.u32 = 4 };
 		epoll_ctl(ep, EPOLL_CTL_ADD, ufd, &ev);
@@ -891,11 +1092,14 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
+	/* A last look at the channel (GAVE_UP and labels sent since), then every capture no
+	 * socket took gets its verdict. */
 	if (ufd >= 0) {
+		drain_channel(ufd, &o, &cc, &rep, &st);
 		close(ufd);
 		unlink(CLIENT_SOCK_PATH);
 	}
-	capture_each_unbound(&cc, print_unbound, &(struct unbound_ctx){ &o, &rep, &st });
+	capture_each_unbound(&cc, judge_left, &(struct judge_ctx){ &cc, &rep, &st });
 	st.evictions = capture_evictions(&cc);
 	if (st.evictions > 0 || st.lost)
 		fprintf(stderr, "syntwin-server: the witness's maps (%u entries each) evicted %lld "
@@ -924,6 +1128,7 @@ int main(int argc, char **argv)
 			"proven <= growth" : "proven == growth");
 		st.unexplained++;
 	}
+	release_space(o.out);
 	rc |= write_summary(&o, &cc, &st, true);
 	if (rc && !st.write_errno)
 		fprintf(stderr, "syntwin-server: cannot finish the results in %s\n", o.out);
@@ -932,17 +1137,7 @@ int main(int argc, char **argv)
 	if (o.active)
 		snprintf(actives, sizeof(actives), " + %llu active (SYN-ACK)",
 			 (unsigned long long)st.active);
-	printf("%llu connections%s: %llu identical, %llu explained (ipv4-option-rewrite %llu, "
-	       "syncookie %llu, vlan-offload %llu, rejected-by-kernel %llu, syn-retransmit %llu), "
-	       "%llu unexplained%s\n",
-	       (unsigned long long)st.conns, actives, (unsigned long long)st.verdict[V_IDENTICAL],
-	       (unsigned long long)st.verdict[V_EXPLAINED],
-	       (unsigned long long)st.reason[R_IPV4_OPTION_REWRITE],
-	       (unsigned long long)st.reason[R_SYNCOOKIE],
-	       (unsigned long long)st.reason[R_VLAN_OFFLOAD],
-	       (unsigned long long)st.reason[R_REJECTED],
-	       (unsigned long long)st.reason[R_RETRANSMIT], (unsigned long long)st.unexplained,
-	       st.partial ? " (PARTIAL)" : "");
+	print_result(&st, actives);
 	capture_client_close(&cc);
 	if (rc || st.write_errno)
 		return 2;

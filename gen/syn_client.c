@@ -265,11 +265,19 @@ fail:
 	return -1;
 }
 
-static int tell_server(const struct slot *s)
+/* The label of connection @s, keyed by its flow: the address and port it is bound to and the
+ * server's (its kernel picks the ISN, so none is given). */
+static int tell_server(const struct slot *s, const struct opts *o)
 {
-	struct active_msg m = { .kind = CLIENT_GEN, .family = s->k.family, .mode = s->k.mode,
-				.index = s->i, .client_port = socket_port(s->fd) };
+	struct active_msg m = { .kind = CLIENT_GEN, .mode = s->k.mode, .index = s->i };
+	uint8_t server[16];
 
+	socket_addr(s->fd, 0, m.client, &m.client_port);
+	if (inet_pton(s->k.family, server_addr(&s->k, o), server) != 1)
+		return -1;
+	inet_ntop(s->k.family, server, m.server, sizeof(m.server));
+	m.family = s->k.family;
+	m.server_port = (uint16_t)(7000 + s->k.mode);
 	snprintf(m.gen, sizeof(m.gen), "sockets");
 	m.seed = run_seed;
 	snprintf(m.knobs, sizeof(m.knobs), "%s", s->desc);
@@ -284,7 +292,7 @@ static int start(struct slot *s, const struct opts *o)
 				     (uint16_t)(7000 + s->k.mode), &ss);
 	int rc;
 
-	if (tell_server(s)) {
+	if (tell_server(s, o)) {
 		log_err("telling the server about connection %llu", (unsigned long long)s->i);
 		return -1;
 	}

@@ -137,10 +137,23 @@ static int open_tun(const char *dev)
 static int fuzz_mode;
 static uint64_t run_seed;
 
-static int tell(const struct syn_shape *s, uint16_t sport, uint64_t i)
+/* Tells the server flow @sport -> @dport with ISN @isn is one of ours (@kind: CLIENT_GEN before
+ * the SYN, CLIENT_GAVE_UP when no SYN-ACK came). */
+static int tell_flow(int kind, int family, uint16_t sport, uint16_t dport, uint32_t isn,
+		     struct active_msg *m)
 {
-	struct active_msg m = { .kind = CLIENT_GEN, .family = s->family == 4 ? AF_INET : AF_INET6,
-				.index = i, .client_port = sport };
+	m->kind = (uint32_t)kind;
+	m->has_isn = 1;
+	m->isn = isn;
+	client_msg_flow(m, family == 4 ? AF_INET : AF_INET6, family == 4 ? peer4 : peer6, sport,
+			family == 4 ? (const void *)self4 : self6, dport);
+	return send(ufd, m, sizeof(*m), 0) == sizeof(*m) ? 0 : -1;
+}
+
+static int tell(const struct syn_shape *s, uint16_t sport, uint16_t dport, uint32_t isn,
+		uint64_t i)
+{
+	struct active_msg m = { .index = i };
 
 	snprintf(m.gen, sizeof(m.gen), "%s", s->bad ? "rejected" : fuzz_mode ? "fuzz" :
 					     tap_mode ? "crafted-tap" : "crafted");
@@ -154,7 +167,7 @@ static int tell(const struct syn_shape *s, uint16_t sport, uint64_t i)
 	}
 	else
 		snprintf(m.knobs, sizeof(m.knobs), "%s", s->name);
-	return send(ufd, &m, sizeof(m), 0) == sizeof(m) ? 0 : -1;
+	return tell_flow(CLIENT_GEN, s->family, sport, dport, isn, &m);
 }
 
 /*
@@ -302,7 +315,8 @@ static int pump(int ms, uint16_t sport, uint32_t isn, struct seg *synack)
 
 /*
  * Writes SYN @pkt (already addressed to @sport -> @dport, checksums right or wrong on purpose),
- * and unless @expect_drop completes the handshake. Returns 0 when it went as expected.
+ * and unless @expect_drop completes the handshake. Returns 0 when it went as expected, 1 when
+ * no SYN-ACK came (the server was told, CLIENT_GAVE_UP), -1 on a local error.
  */
 static int one_syn(const uint8_t *pkt, size_t len, int family, uint16_t sport, uint16_t dport,
 		   uint32_t isn, uint32_t tsval, const char *name, int expect_drop,
@@ -338,9 +352,14 @@ static int one_syn(const uint8_t *pkt, size_t len, int family, uint16_t sport, u
 	if (expect_drop)
 		return 0;
 	if (!pump(3000, sport, isn, &sa)) {
+		struct active_msg m = { 0 };
+
 		if (failed < 5)
 			fprintf(stderr, "syntwin-crafted: no SYN-ACK for %s (port %u)\n", name, sport);
-		return -1;
+		/* the server judges this SYN now rather than wait for its connection */
+		if (tell_flow(CLIENT_GAVE_UP, family, sport, dport, isn, &m))
+			log_err("telling the server we gave up on %s", name);
+		return 1;
 	}
 	n = craft_segment(ps, &f, 0x10, isn + 1, sa.seq + 1, tsval + 1, sa.has_ts ? sa.tsval : 0,
 			  ack);
@@ -420,7 +439,7 @@ static void fuzz_shape(const struct syn_shape *base, uint64_t *rng, struct syn_s
 
 struct replay {
 	const char *file;
-	uint64_t i, sent, skipped;
+	uint64_t i, sent, skipped, given_up;
 	int count_only;
 };
 
@@ -481,13 +500,13 @@ static int replay_one(const struct pcap_syn *p, void *arg)
 {
 	struct replay *r = arg;
 	uint16_t sport = (uint16_t)(SPORT_BASE + r->i % 30000), dport = (uint16_t)(7001 + r->i % 2);
-	struct active_msg m = { .kind = CLIENT_GEN, .family = p->family == 4 ? AF_INET : AF_INET6,
-				.index = p->packet, .client_port = sport };
+	struct active_msg m = { .index = p->packet };
 	uint8_t pkt[CRAFT_MAX];
 	uint32_t isn, tsval;
 	const char *why = NULL;
 	size_t len = readdress(p, sport, dport, pkt, &isn, &tsval, &why);
 	char name[64];
+	int rc;
 
 	if (!len) {
 		fprintf(stderr, "syntwin: %s: packet %lu: %s; skipped\n", r->file, p->packet, why);
@@ -504,12 +523,17 @@ static int replay_one(const struct pcap_syn *p, void *arg)
 	snprintf(name, sizeof(name), "packet %lu", p->packet);
 	snprintf(m.gen, sizeof(m.gen), "replay");
 	snprintf(m.knobs, sizeof(m.knobs), "%s#%lu", r->file, p->packet);
-	if (send(ufd, &m, sizeof(m), 0) != sizeof(m)) {
+	if (tell_flow(CLIENT_GEN, p->family, sport, dport, isn, &m)) {
 		log_err("telling the server about %s", name);
 		return -1;
 	}
-	if (one_syn(pkt, len, p->family, sport, dport, isn, tsval, name, 0, NULL, NULL))
+	/* A replayed SYN declares nothing: one the kernel drops is given up on and judged by the
+	 * server from the kernel's drop reason, not counted as a failure here. */
+	rc = one_syn(pkt, len, p->family, sport, dport, isn, tsval, name, 0, NULL, NULL);
+	if (rc < 0)
 		failed++;
+	else if (rc > 0)
+		r->given_up++;
 	else
 		r->sent++;
 	return 0;
@@ -531,9 +555,10 @@ static int replay(const char *file, int count_only)
 		return 0;
 	}
 	pump(1500, 0, 0, NULL);
-	printf("replay: %lu packets, %lu SYNs: %llu replayed, %llu skipped (%lu malformed)%s%s\n",
-	       st.packets, st.syns, (unsigned long long)r.sent, (unsigned long long)r.skipped,
-	       st.malformed, st.truncated ? "; the file is truncated" : "",
+	printf("replay: %lu packets, %lu SYNs: %llu replayed, %llu got no SYN-ACK (judged by the "
+	       "server), %llu skipped (%lu malformed)%s%s\n",
+	       st.packets, st.syns, (unsigned long long)r.sent, (unsigned long long)r.given_up,
+	       (unsigned long long)r.skipped, st.malformed, st.truncated ? "; the file is truncated" : "",
 	       st.syns ? "" : "; no SYNs in this file, nothing to compare");
 	return failed ? 1 : 0;
 }
@@ -649,7 +674,7 @@ int main(int argc, char **argv)
 				c++;
 			continue;
 		}
-		if (tell(s, sport, i)) {
+		if (tell(s, sport, dport, isn, i)) {
 			log_err("telling the server about %s", s->name);
 			return 2;
 		}

@@ -3,6 +3,7 @@
 #include "capture_client.h"
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <stddef.h>
@@ -35,7 +36,7 @@ static int open_pin(const char *name)
 static const size_t fd_offsets[] = {
 	offsetof(struct capture_client, by_cookie_fd), offsetof(struct capture_client, by_flow_fd),
 	offsetof(struct capture_client, counters_fd), offsetof(struct capture_client, errors_fd),
-	offsetof(struct capture_client, replaced_fd),
+	offsetof(struct capture_client, copies_fd),
 };
 #define NFDS (sizeof(fd_offsets) / sizeof(fd_offsets[0]))
 
@@ -50,7 +51,7 @@ int capture_client_open(struct capture_client *c)
 	c->by_flow_fd = open_pin("syn_by_flow");
 	c->counters_fd = open_pin("counters");
 	c->errors_fd = open_pin("errors");
-	c->replaced_fd = open_pin("syn_replaced");
+	c->copies_fd = open_pin("syn_copies");
 	c->taken_cookie = c->taken_flow = 0;
 	c->capacity = 0;
 	if (c->by_flow_fd >= 0) {
@@ -121,17 +122,71 @@ int capture_lookup_cookie(struct capture_client *c, __u64 cookie, struct capture
 	return 0;
 }
 
-int capture_take_replaced(struct capture_client *c, const struct capture_rec *r,
-			  struct capture_rec *out)
+int capture_take_flow(struct capture_client *c, const struct capture_key *k,
+		      struct capture_rec *out)
 {
-	struct capture_key k;
-
-	if (capture_key_of(r, &k))
-		return -EINVAL;
-	if (bpf_map_lookup_elem(c->replaced_fd, &k, out))
+	if (bpf_map_lookup_elem(c->by_flow_fd, k, out))
 		return -errno;
-	bpf_map_delete_elem(c->replaced_fd, &k);
+	if (bpf_map_delete_elem(c->by_flow_fd, k) == 0)
+		c->taken_flow++;
+	else if (errno != ENOENT)
+		return -errno;
 	return 0;
+}
+
+/* Read from the kernel's own BTF, so the names follow the kernel: 6.12 numbers them apart
+ * from 6.1. Loaded once. */
+#define DROP_REASONS_MAX 512
+static const char *drop_names[DROP_REASONS_MAX];
+static int drop_names_loaded;
+
+static void load_drop_names(void)
+{
+	struct btf *b = btf__load_vmlinux_btf();
+	const struct btf_type *t;
+	const struct btf_enum *e;
+	int id;
+
+	drop_names_loaded = 1;
+	if (!b)
+		return;
+	id = btf__find_by_name_kind(b, "skb_drop_reason", BTF_KIND_ENUM);
+	t = id > 0 ? btf__type_by_id(b, id) : NULL;
+	e = t ? btf_enum(t) : NULL;
+	for (int i = 0; e && i < btf_vlen(t); i++) {
+		const char *n = btf__name_by_offset(b, e[i].name_off);
+
+		if (!n || e[i].val < 0 || e[i].val >= DROP_REASONS_MAX)
+			continue;
+		if (!strncmp(n, "SKB_DROP_REASON_", 16))
+			n += 16;
+		drop_names[e[i].val] = strdup(n);
+	}
+	btf__free(b);
+}
+
+const char *capture_drop_reason_name(unsigned int v)
+{
+	if (!drop_names_loaded)
+		load_drop_names();
+	return v < DROP_REASONS_MAX ? drop_names[v] : NULL;
+}
+
+int capture_take_copies(struct capture_client *c, const struct capture_rec *r,
+			struct capture_rec *out, int max)
+{
+	struct copy_key ck = { .n = 0 };
+	int found = 0;
+
+	if (capture_key_of(r, &ck.flow))
+		return -EINVAL;
+	for (ck.n = 0; ck.n + 1 < r->copies && ck.n < CAPTURE_MAX_COPIES - 1; ck.n++) {
+		if (found >= max || bpf_map_lookup_elem(c->copies_fd, &ck, &out[found]))
+			continue;
+		bpf_map_delete_elem(c->copies_fd, &ck);
+		found++;
+	}
+	return found;
 }
 
 static long long map_count(int fd, size_t key_size)

@@ -9,7 +9,7 @@
 #include "capture.h"
 
 struct capture_client {
-	int by_cookie_fd, by_flow_fd, counters_fd, errors_fd, replaced_fd;
+	int by_cookie_fd, by_flow_fd, counters_fd, errors_fd, copies_fd;
 	/* entries this client removed (capture_lookup_cookie() with take), for eviction counts */
 	__u64 taken_cookie, taken_flow;
 	__u32 capacity;		/* max_entries of each of the two LRU maps */
@@ -24,10 +24,20 @@ void capture_client_close(struct capture_client *c);
 int capture_lookup_cookie(struct capture_client *c, __u64 cookie, struct capture_rec *out,
 			  bool take);
 
-/* The first copy of retransmitted capture @r (flagged CAP_F_RECAPTURED), removed from
- * syn_replaced. Returns 0, -ENOENT if there is none, or another -errno. */
-int capture_take_replaced(struct capture_client *c, const struct capture_rec *r,
-			  struct capture_rec *out);
+/* The earlier copies of capture @r (the last of r->copies, flagged CAP_F_RECAPTURED), in
+ * arrival order, removed from syn_copies: up to @max into @out. Returns how many were found
+ * (fewer than r->copies - 1 if some were cut or evicted), or -errno. */
+int capture_take_copies(struct capture_client *c, const struct capture_rec *r,
+			struct capture_rec *out, int max);
+
+/* The capture of flow @k still waiting in syn_by_flow (no socket took it), removed. Returns 0,
+ * -ENOENT if there is none, or another -errno. */
+int capture_take_flow(struct capture_client *c, const struct capture_key *k,
+		      struct capture_rec *out);
+
+/* The name of drop reason @v (enum skb_drop_reason in the running kernel's BTF, without its
+ * SKB_DROP_REASON_ prefix), or NULL if the kernel has no such value or no BTF. */
+const char *capture_drop_reason_name(unsigned int v);
 
 /* The syn_by_flow key of a capture, rebuilt from its bytes. Returns 0 or -EINVAL. */
 int capture_key_of(const struct capture_rec *r, struct capture_key *k);

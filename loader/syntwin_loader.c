@@ -28,10 +28,12 @@
 #include "loader_opts.h"
 #include "syn_capture.skel.h"
 #include "syn_sockops.skel.h"
+#include "syn_drops.skel.h"
 
 #define STATE_FILE "/run/syntwin-loader.state"
 #define PIN_PROG_TC CAPTURE_PIN_DIR "/prog_syn_capture"
 #define PIN_PROG_SOCKOPS CAPTURE_PIN_DIR "/prog_syn_sockops"
+#define PIN_LINK_DROPS CAPTURE_PIN_DIR "/link_syn_drops"
 #define TC_HANDLE 0x5359 /* "SY" */
 #define TC_PRIO 1
 
@@ -111,6 +113,46 @@ static int cmd_detach(void);
 
 /* The namespace the loader started in, for devices named without one. */
 static int home_net = -1;
+
+/*
+ * The drop-reason program (tp_btf/kfree_skb) on the shared maps, attached by a link pinned in
+ * CAPTURE_PIN_DIR so it outlives this process; detach unpins it, which ends it. Returns 0 or -1.
+ */
+static int attach_drops(const struct loader_opts *o, const struct bpf_object_open_opts *open_opts)
+{
+	struct syn_drops_bpf *d = syn_drops_bpf__open_opts(open_opts);
+	struct bpf_link *link = NULL;
+	int err = -1;
+
+	if (!d) {
+		fprintf(stderr, "Failed to open the drop-reason object: %s\n", strerror(errno));
+		return -1;
+	}
+	if (bpf_map__set_max_entries(d->maps.syn_by_flow, o->entries) ||
+	    bpf_map__set_max_entries(d->maps.syn_by_cookie, o->entries)) {
+		fprintf(stderr, "Failed to size maps\n");
+		goto out;
+	}
+	if (syn_drops_bpf__load(d)) {
+		fprintf(stderr, "Failed to load the kfree_skb program (verifier log above; the "
+			"kernel needs CONFIG_BPF_EVENTS and BTF)\n");
+		goto out;
+	}
+	link = bpf_program__attach(d->progs.syn_drop);
+	if (!link) {
+		fprintf(stderr, "Failed to attach to tracepoint skb:kfree_skb: %s\n", strerror(errno));
+		goto out;
+	}
+	if (bpf_link__pin(link, PIN_LINK_DROPS)) {
+		fprintf(stderr, "Failed to pin %s: %s\n", PIN_LINK_DROPS, strerror(errno));
+		goto out;
+	}
+	err = 0;
+out:
+	bpf_link__destroy(link); /* the pin keeps it attached */
+	syn_drops_bpf__destroy(d);
+	return err;
+}
 
 /* Splits an attach --dev IFNAME[@NETNS]; the netns defaults to --netns. */
 static const char *dev_split(const char *spec, const char *dflt, char name[16])
@@ -252,7 +294,10 @@ static int cmd_attach(const struct loader_opts *o)
 		err = -1;
 		goto cleanup;
 	}
-	printf("attached: tc ingress on %d device(s), sockops on %s, %u entries per map\n",
+	err = attach_drops(o, &open_opts);
+	if (err)
+		goto cleanup;
+	printf("attached: tc ingress on %d device(s), sockops on %s, kfree_skb, %u entries per map\n",
 	       o->ndevs, o->cgroup, o->entries);
 	err = 0;
 cleanup:
@@ -273,9 +318,10 @@ cleanup:
 /* Undo everything attach recorded; keep going past individual failures, report them. */
 static int cmd_detach(void)
 {
-	static const char *const pins[] = { "syn_by_flow", "syn_by_cookie", "syn_replaced",
+	static const char *const pins[] = { "syn_by_flow", "syn_by_cookie", "syn_copies",
 					    "counters", "errors",
-					    "dev_info", "prog_syn_capture", "prog_syn_sockops" };
+					    "dev_info", "prog_syn_capture", "prog_syn_sockops",
+					    "link_syn_drops" };
 	char line[512], path[256];
 	int failures = 0, prog_fd;
 	FILE *state = fopen(STATE_FILE, "r");

@@ -13,7 +13,10 @@
 #include "check.h"
 #include "classify.h"
 #include "decode.h"
+#include "inet_csum.h"
+#include "labels.h"
 #include "report.h"
+#include "unbound.h"
 
 /* tcpdump: 198.18.0.1.40000 > 198.18.0.2.7001: Flags [S], seq 1, win 64240,
  *          options [mss 1460,sackOK,TS val 1 ecr 0,nop,wscale 7]; IP options [nop, RR] */
@@ -369,8 +372,140 @@ static void test_pcap(void)
 	CHECK_EQ_INT(system(path), 0);
 }
 
+/*
+ * Labels: by flow and ISN where the generator chose one, in arrival order where it did not; a
+ * stale label of another flow or another ISN is never taken; a second socket from the same SYN
+ * finds its label again as a duplicate.
+ */
+static void test_labels(void)
+{
+	struct labels t;
+	struct label l = { .flow = { .family = AF_INET, .saddr = { 198, 18, 0, 1 },
+				     .daddr = { 198, 18, 0, 2 }, .sport = 40000, .dport = 7001 } };
+	struct label got;
+	bool dup;
+
+	CHECK_EQ_INT(labels_init(&t, 64), 0);
+	/* two connections of one flow from the socket client (no ISN), in order */
+	l.index = 1;
+	CHECK_EQ_INT(labels_put(&t, &l), 0);
+	l.index = 2;
+	CHECK_EQ_INT(labels_put(&t, &l), 0);
+	/* a crafted SYN of the same flow with its ISN, given last */
+	l.index = 3, l.has_isn = true, l.isn = 777;
+	CHECK_EQ_INT(labels_put(&t, &l), 0);
+	CHECK_EQ_INT(labels_take(&t, &l.flow, true, 777, &got, &dup), 0);
+	CHECK_EQ_INT((int)got.index, 3);
+	CHECK(!dup, "first take is no duplicate");
+	CHECK_EQ_INT(labels_take(&t, &l.flow, true, 5, &got, &dup), 0); /* kernel ISN: oldest */
+	CHECK_EQ_INT((int)got.index, 1);
+	CHECK_EQ_INT(labels_take(&t, &l.flow, false, 0, &got, &dup), 0);
+	CHECK_EQ_INT((int)got.index, 2);
+	/* the same SYN again (isn 5): its label, as a duplicate; another ISN finds nothing */
+	CHECK_EQ_INT(labels_take(&t, &l.flow, true, 5, &got, &dup), 0);
+	CHECK_EQ_INT((int)got.index, 1);
+	CHECK(dup, "second socket of one SYN is a duplicate");
+	CHECK_EQ_INT(labels_take(&t, &l.flow, true, 6, &got, &dup), -1);
+	/* another flow (one port off) never takes this flow's label */
+	l.has_isn = false, l.index = 9;
+	CHECK_EQ_INT(labels_put(&t, &l), 0);
+	l.flow.sport++;
+	CHECK_EQ_INT(labels_take(&t, &l.flow, false, 0, &got, &dup), -1);
+	CHECK(labels_peek(&t, &l.flow, false, 0) == NULL, "peek of another flow");
+	l.flow.sport--;
+	CHECK(labels_peek(&t, &l.flow, false, 0) != NULL, "peek leaves it");
+	CHECK_EQ_INT(labels_take(&t, &l.flow, false, 0, &got, &dup), 0);
+	CHECK_EQ_INT((int)got.index, 9);
+	labels_free(&t);
+}
+
+/*
+ * Captures no socket took: explained only by a drop reason that is a validity check the bytes
+ * confirm, and never for a SYN declared must-connect; no drop at all, a reason with no
+ * evidence, or an unknown reason is "unbound", unexplained.
+ */
+static void test_unbound(void)
+{
+	uint8_t bad[sizeof(syn_rr)];
+	struct unbound_input in = { .bytes = bad, .len = sizeof(bad), .drops = 1,
+				    .drop_reason = "TCP_CSUM", .declared = "must-drop" };
+	struct compare_result r;
+
+	/* syn_rr with a right IP header checksum and a TCP checksum that does not add up (its
+	 * stored sum is 0) */
+	memcpy(bad, syn_rr, sizeof(bad));
+	bad[2] = 0, bad[3] = sizeof(bad);
+	{
+		uint32_t sum = 0;
+
+		for (int i = 0; i < 32; i += 2)
+			sum += (uint32_t)bad[i] << 8 | bad[i + 1];
+		while (sum >> 16)
+			sum = (sum & 0xffff) + (sum >> 16);
+		bad[10] = (uint8_t)(~sum >> 8), bad[11] = (uint8_t)~sum;
+	}
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	CHECK_EQ_INT(r.reason, R_REJECTED);
+	CHECK_STR_CONTAINS(r.detail, "TCP checksum wrong");
+	in.declared = NULL; /* a replayed SYN: dropped-by-kernel */
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	CHECK_EQ_INT(r.reason, R_DROPPED);
+	in.declared = "must-connect";
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	CHECK_EQ_INT(r.verdict, V_UNBOUND);
+	in.declared = "must-drop";
+	in.drop_reason = "NO_SOCKET"; /* no validity check */
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	in.drop_reason = "IP_CSUM"; /* the IP header's sum is not what is wrong here */
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	in.drops = 0;
+	in.drop_reason = NULL;
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	CHECK_STR_CONTAINS(r.detail, "reported no drop");
+	/* the checksum right: TCP_CSUM is not confirmed */
+	uint16_t c;
+
+	in.drops = 1;
+	in.drop_reason = "TCP_CSUM";
+	c = tcp_csum4(bad + 12, bad + 16, bad + 32, sizeof(bad) - 32);
+	memcpy(bad + 32 + 16, &c, 2);
+	CHECK_EQ_INT(tcp_csum4(bad + 12, bad + 16, bad + 32, sizeof(bad) - 32), 0);
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+
+	/* doff below 5 (PKT_TOO_SMALL) and past the segment (6.1: NOT_SPECIFIED), as the witness
+	 * flags them; each reason only with its own evidence */
+	memcpy(bad, syn_rr, sizeof(bad));
+	bad[32 + 12] = 0x40;
+	in = (struct unbound_input){ .bytes = bad, .len = 32 + 20, .parse_err = true, .drops = 1,
+				     .drop_reason = "PKT_TOO_SMALL", .declared = "must-drop" };
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	in.drop_reason = "NOT_SPECIFIED";
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	bad[32 + 12] = 0xf0;
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	in.drop_reason = "PKT_TOO_SMALL";
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+
+	/* IPv6: a destination-options header padded with PadN of 12 bytes (ip6_parse_tlv()
+	 * allows 7): IP_INHDR confirmed; with PadN of 4 it is not */
+	uint8_t v6[40 + 16 + 20] = { 0x60, 0, 0, 0, 0, 36, 60, 64 };
+
+	v6[8] = 0xfd, v6[23] = 1, v6[24] = 0xfd, v6[39] = 2;
+	memcpy(v6 + 40, (uint8_t[]){ 6, 1, 1, 12 }, 4); /* 16 bytes: PadN len 12 */
+	v6[56 + 12] = 0x50;
+	v6[56 + 13] = 0x02;
+	in = (struct unbound_input){ .bytes = v6, .len = sizeof(v6), .drops = 1,
+				     .drop_reason = "IP_INHDR" };
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	CHECK_STR_CONTAINS(r.detail, "ip6_parse_tlv");
+	memcpy(v6 + 40, (uint8_t[]){ 6, 1, 1, 4, 0, 0, 0, 0, 0x1e, 0, 1, 4, 0, 0, 0, 0 }, 16);
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+}
+
 int main(void)
 {
+	test_labels();
+	test_unbound();
 	test_layout();
 	test_classify();
 	test_pcap();

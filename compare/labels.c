@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Connection labels by flow and ISN (see labels.h). */
+#include "labels.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int labels_init(struct labels *t, size_t nbuckets)
+{
+	memset(t, 0, sizeof(*t));
+	t->bucket = calloc(nbuckets, sizeof(*t->bucket));
+	t->nbuckets = nbuckets;
+	return t->bucket ? 0 : -1;
+}
+
+void labels_free(struct labels *t)
+{
+	for (size_t b = 0; t->bucket && b < t->nbuckets; b++)
+		for (struct label *l = t->bucket[b], *n; l; l = n) {
+			n = l->next;
+			free(l);
+		}
+	free(t->bucket);
+	t->bucket = NULL;
+}
+
+static size_t hash_flow(const struct label_flow *f, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	const uint8_t *p = (const uint8_t *)f;
+
+	for (size_t i = 0; i < sizeof(*f); i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return (size_t)(h % n);
+}
+
+static bool same_flow(const struct label_flow *a, const struct label_flow *b)
+{
+	return a->family == b->family && a->sport == b->sport && a->dport == b->dport &&
+	       !memcmp(a->saddr, b->saddr, 16) && !memcmp(a->daddr, b->daddr, 16);
+}
+
+int labels_put(struct labels *t, const struct label *l)
+{
+	struct label *c = malloc(sizeof(*c)), **p;
+
+	if (!c)
+		return -1;
+	*c = *l;
+	c->next = NULL;
+	/* appended: labels of one flow given without an ISN are taken oldest first */
+	for (p = &t->bucket[hash_flow(&l->flow, t->nbuckets)]; *p; p = &(*p)->next)
+		;
+	*p = c;
+	t->live++;
+	return 0;
+}
+
+/* The link pointing at the label to take for @flow/@isn, or NULL. */
+static struct label **find(const struct labels *t, const struct label_flow *flow, bool has_isn,
+			   uint32_t isn)
+{
+	struct label **p, **no_isn = NULL;
+
+	for (p = &t->bucket[hash_flow(flow, t->nbuckets)]; *p; p = &(*p)->next) {
+		if (!same_flow(&(*p)->flow, flow))
+			continue;
+		if ((*p)->has_isn) {
+			if (has_isn && (*p)->isn == isn)
+				return p;
+		} else if (!no_isn) {
+			no_isn = p;
+		}
+	}
+	return no_isn;
+}
+
+const struct label *labels_peek(const struct labels *t, const struct label_flow *flow,
+				bool has_isn, uint32_t isn)
+{
+	struct label **p = find(t, flow, has_isn, isn);
+
+	return p ? *p : NULL;
+}
+
+int labels_take(struct labels *t, const struct label_flow *flow, bool has_isn, uint32_t isn,
+		struct label *out, bool *dup)
+{
+	struct label **p = find(t, flow, has_isn, isn), *l;
+
+	*dup = false;
+	if (p) {
+		l = *p;
+		*p = l->next;
+		t->live--;
+		*out = *l;
+		out->next = NULL;
+		/* remembered by the ISN it turned out to have */
+		t->recent[t->recent_next] = *out;
+		t->recent[t->recent_next].has_isn = has_isn;
+		t->recent[t->recent_next].isn = isn;
+		t->recent_next = (t->recent_next + 1) % LABELS_RECENT;
+		t->recent_n += t->recent_n < LABELS_RECENT;
+		free(l);
+		return 0;
+	}
+	if (!has_isn)
+		return -1;
+	for (size_t i = 1; i <= t->recent_n; i++) {
+		const struct label *r = &t->recent[(t->recent_next + LABELS_RECENT - i) % LABELS_RECENT];
+
+		if (r->has_isn && r->isn == isn && same_flow(&r->flow, flow)) {
+			*out = *r;
+			*dup = true;
+			return 0;
+		}
+	}
+	return -1;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What each generator said about each connection before making it (its label), keyed the way
+ * the witness keys a capture: the flow (family, both addresses, both ports) and, where the
+ * generator chose it (crafted and replayed SYNs), the ISN. The socket client cannot know its
+ * kernel's ISN before connect(), so its labels carry the flow alone; they are taken in the
+ * order they were given, and a flow is live in one connection at a time.
+ * A label is taken once; the last LABELS_RECENT taken stay findable by flow + ISN, so a second
+ * socket from the same SYN (a syncookie ACK and the FIN behind it, validated on two CPUs)
+ * is named too, as a duplicate.
+ */
+#ifndef SYNTWIN_LABELS_H
+#define SYNTWIN_LABELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LABELS_RECENT 4096
+
+struct label_flow {
+	uint8_t family;			/* AF_INET or AF_INET6 */
+	uint8_t saddr[16], daddr[16];	/* network order; IPv4 in the first 4 bytes, rest zero */
+	uint16_t sport, dport;		/* host order; s* sent the SYN */
+};
+
+struct label {
+	struct label_flow flow;
+	bool has_isn;
+	uint32_t isn;
+	uint64_t index, seed;
+	char gen[16], knobs[208];
+	struct label *next;		/* (table use) */
+};
+
+struct labels {
+	struct label **bucket;
+	size_t nbuckets, live;
+	struct label recent[LABELS_RECENT];	/* taken, newest at recent_next - 1 */
+	size_t recent_next, recent_n;
+};
+
+int labels_init(struct labels *t, size_t nbuckets);
+void labels_free(struct labels *t);
+/* Keeps a copy of @l. Returns 0, or -1 out of memory. */
+int labels_put(struct labels *t, const struct label *l);
+/*
+ * Takes the label of a connection whose SYN had @flow and, if @has_isn, ISN @isn: a label with
+ * that ISN first, else the oldest label of the flow given without one. Without a live label, a
+ * recently taken one with the same flow and ISN (*@dup set). Returns 0 with @out filled, or -1.
+ */
+int labels_take(struct labels *t, const struct label_flow *flow, bool has_isn, uint32_t isn,
+		struct label *out, bool *dup);
+/* The live label for @flow + @isn, left in place (a must-drop SYN's), or NULL. */
+const struct label *labels_peek(const struct labels *t, const struct label_flow *flow,
+				bool has_isn, uint32_t isn);
+
+#endif

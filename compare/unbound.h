@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The verdict on a SYN the witness captured that no socket took: dropped by the kernel for a
+ * documented validity check that the captured bytes confirm (explained), or anything else
+ * (unexplained, verdict "unbound", the flow and what is known named in the detail).
+ */
+#ifndef SYNTWIN_UNBOUND_H
+#define SYNTWIN_UNBOUND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "classify.h"
+
+struct unbound_input {
+	const uint8_t *bytes;		/* the capture: MAC .. end of TCP header */
+	size_t len, mac_len;
+	bool parse_err;			/* the witness found doff < 5 or past the packet */
+	unsigned int drops;		/* copies the kernel dropped (kfree_skb), 0 if none was seen */
+	const char *drop_reason;	/* the first one's enum skb_drop_reason name without its
+					 * SKB_DROP_REASON_ prefix, or NULL */
+	/* What its generator declared: "must-drop", "must-connect", or NULL for none (a replayed
+	 * capture declares nothing). */
+	const char *declared;
+};
+
+/* Fills @out; returns 1 if unexplained, else 0. */
+int judge_unbound(const struct unbound_input *in, struct compare_result *out);
+
+/* The validity check that reason @name stands for, confirmed in the bytes: a description, or
+ * NULL where the bytes do not show it (or the reason is no validity check). */
+const char *drop_evidence(const struct unbound_input *in, const char *name);
+
+#endif
