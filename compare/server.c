@@ -48,6 +48,7 @@ struct opts {
 	const char *out, *netns, *series_hash, *ready_file, *mix, *rerun_of;
 	uint64_t connections, seed, small_buffer_permille, idle_s, test_corrupt, active;
 	uint64_t test_fault_after;	/* TEST ONLY: after this many records, test_fault */
+	bool test_corrupt_covered;	/* TEST ONLY: corrupt_covered() */
 	const char *test_fault;		/* "kill-server" or "panic" */
 	bool hex_all;
 };
@@ -67,6 +68,7 @@ struct stats {
 	int write_errno;	/* a results file could not be written: the run stops */
 	uint64_t shapes, gen[GEN_MAX];	/* passive records by their generator (gen_names) */
 	uint64_t duplicate_children;	/* second sockets from one SYN (labels.h) */
+	uint64_t test_corrupted;	/* records --test-corrupt-covered made wrong */
 	uint64_t bad_labels;		/* GEN messages that named no valid flow, or no memory */
 	int64_t cookies_base, tcpext_base[4];
 	const char *cookie_counter; /* the TcpExt counter that cross-checks syncookie proofs */
@@ -94,6 +96,8 @@ static const char usage[] =
 	"  --hex-all         both byte strings in every JSONL record, not only differing ones\n"
 	"  --active N        also expect N active-direction records from syntwin-client\n"
 	"  --test-corrupt K  TEST ONLY: flip one byte of every K-th BPF record before comparing\n"
+	"  --test-corrupt-covered  TEST ONLY: make the kernel's copy wrong inside each region an\n"
+	"                    explanation covers (corrupt_covered()); every such record must fail\n"
 	"  --test-fault F    TEST ONLY: once N records are on disk, SIGKILL this process or panic\n"
 	"                    the guest (sysrq), at that exact point\n";
 
@@ -110,6 +114,10 @@ static int parse(int argc, char **argv, struct opts *o)
 
 		if (!strcmp(a, "--hex-all")) {
 			o->hex_all = true;
+			continue;
+		}
+		if (!strcmp(a, "--test-corrupt-covered")) {
+			o->test_corrupt_covered = true;
 			continue;
 		}
 		if (!v) {
@@ -309,14 +317,11 @@ static void record(struct report *rep, const struct conn_record *c, struct stats
  * duplicate, which is the witness's own proof that there was more than one. The kernel saved
  * one of them; @res is the verdict against the last. If that was unexplained, any earlier copy
  * (in arrival order) that the kernel's bytes match explains it as syn-retransmit, naming which.
- * Every earlier copy is taken from the witness either way. Returns the new "unexplained" flag.
+ * Returns the new "unexplained" flag.
  */
-static int match_copies(struct capture_client *cc, const struct capture_rec *last,
+static int match_copies(const struct capture_rec *last, const struct capture_rec *copy, int n,
 			const struct compare_input *in, struct compare_result *res, int bad)
 {
-	struct capture_rec copy[CAPTURE_MAX_COPIES];
-	int n = capture_take_copies(cc, last, copy, CAPTURE_MAX_COPIES);
-
 	for (int i = 0; bad && in->native && i < n; i++) {
 		struct compare_input ini = *in;
 		struct compare_result ri;
@@ -342,6 +347,64 @@ static int match_copies(struct capture_client *cc, const struct capture_rec *las
 	return bad;
 }
 
+/* The verdict on the bytes: the kernel's copy against the witness's last copy, then any
+ * earlier one. */
+static int judge_bytes(const struct compare_input *in, const struct capture_rec *last,
+		       const struct capture_rec *copy, int ncopies, struct compare_result *res)
+{
+	int bad = classify(in, res);
+
+	if (last && (last->flags & CAP_F_RECAPTURED))
+		bad = match_copies(last, copy, ncopies, in, res, bad);
+	return bad;
+}
+
+/*
+ * TEST ONLY (--test-corrupt-covered): where an explanation covers part of a record, make the
+ * kernel's copy wrong in exactly that part, as a wrong kernel would be: the address or time
+ * the IPv4 option rewrite wrote (its top byte) or the overflow count it raised, the Ethernet type behind a VLAN tag taken out,
+ * the IP ID or flow label that tells retransmitted copies apart, the MAC header of an
+ * identical mode-2 copy. Returns which region it corrupted in @buf (a copy of the native
+ * bytes), or NULL.
+ */
+static const char *corrupt_covered(const struct compare_input *in, const struct compare_result *res,
+				   uint8_t *buf)
+{
+	size_t mac = in->mode == 2 ? 14 : 0, off;
+	const uint8_t *ip = buf + mac;
+
+	if (in->native_len < mac + 40)
+		return NULL;
+	switch (res->verdict == V_EXPLAINED ? res->reason : R_NONE) {
+	case R_IPV4_OPTION_REWRITE:
+		for (off = 20; off < (size_t)(ip[0] & 0x0f) * 4 && ip[off]; ) {
+			uint8_t ptr = ip[off + 2], len = ip[off + 1];
+
+			if ((ip[off] == 7 || ip[off] == 68) && ptr >= 8 && ptr <= len + 1) {
+				buf[mac + off + ptr - 5] ^= 0x80; /* the last unit written */
+				return "ipv4-option-slot";
+			}
+			if (ip[off] == 68 && ptr > len) { /* full: the overflow count went up */
+				buf[mac + off + 3] ^= 0x10;
+				return "ipv4-option-overflow";
+			}
+			off += ip[off] == 1 ? 1 : ip[off + 1];
+		}
+		return NULL;
+	case R_VLAN_OFFLOAD:
+		buf[12] ^= 0x01;
+		return "vlan-ethertype";
+	case R_RETRANSMIT:
+		buf[mac + ((ip[0] >> 4) == 4 ? 5 : 3)] ^= 0x01;
+		return "retransmit-id";
+	default:
+		if (res->verdict != V_IDENTICAL || in->mode != 2)
+			return NULL;
+		buf[0] ^= 0x01;
+		return "mac";
+	}
+}
+
 /*
  * Compare one connection's native headers (@n bytes, 0 none) with the witness's capture bound to
  * @c->cookie, classify, count and record. Passive and active records alike.
@@ -353,8 +416,9 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	bool active = !strcmp(c->direction, "active");
 	struct compare_input in = { .mode = c->mode, .env = &rx_env };
 	struct compare_result res;
-	struct capture_rec rec;
-	int have_bpf, bad;
+	struct capture_rec rec, copy[CAPTURE_MAX_COPIES];
+	uint8_t corrupted[1024];
+	int have_bpf, bad, ncopies = 0;
 
 	c->res = &res;
 	rx_env.hi_ms = realtime_ms() + 1000;
@@ -372,9 +436,21 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	/* The witness saw this connection's ACK validated as a syncookie (prove_syncookie() in
 	 * bpf/syn_capture.bpf.c): per connection, and nothing the saved-SYN code can touch. */
 	in.syncookie_proven = have_bpf && !active && (rec.flags & CAP_F_COOKIE_ACK);
-	bad = classify(&in, &res);
 	if (have_bpf && (rec.flags & CAP_F_RECAPTURED))
-		bad = match_copies(cc, &rec, &in, &res, bad);
+		ncopies = capture_take_copies(cc, &rec, copy, CAPTURE_MAX_COPIES);
+	bad = judge_bytes(&in, have_bpf ? &rec : NULL, copy, ncopies, &res);
+	if (o->test_corrupt_covered && in.native && in.native_len <= sizeof(corrupted)) {
+		const char *region;
+
+		memcpy(corrupted, in.native, in.native_len);
+		region = corrupt_covered(&in, &res, corrupted);
+		if (region) {
+			in.native = corrupted;
+			bad = judge_bytes(&in, have_bpf ? &rec : NULL, copy, ncopies, &res);
+			st->test_corrupted++;
+			fprintf(stderr, "TEST CORRUPT: %s\n", region);
+		}
+	}
 	c->copies = have_bpf ? rec.copies : 0;
 	/* A missing capture is put down to eviction only while the maps have evicted more
 	 * records than were already put down to it (rare: one map walk each). */
@@ -822,6 +898,7 @@ static void summary_counts(struct json_out *j, const struct opts *o, const struc
 		json_u64(j, gen_names[g], st->gen[g]);
 	json_close(j);
 	json_u64(j, "duplicate_children", st->duplicate_children);
+	json_u64(j, "test_corrupted", st->test_corrupted);
 	json_u64(j, "bad_labels", st->bad_labels);
 	json_u64(j, "distinct_syn_shapes", st->shapes);
 	json_u64(j, "identical", st->verdict[V_IDENTICAL]);
