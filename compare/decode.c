@@ -64,6 +64,8 @@ int syn_layout(const uint8_t *p, size_t len, size_t mac_len, struct syn_layout *
 	if ((ip[0] >> 4) == 4) {
 		l->family = AF_INET;
 		l->net_len = (ip[0] & 0x0f) * 4;
+		if (l->net_len < 20)
+			return -1; /* IHL below 5: no header the kernel accepts */
 	} else if ((ip[0] >> 4) == 6 && len >= mac_len + 40) {
 		uint8_t nh = ip[6];
 
@@ -86,7 +88,8 @@ int syn_layout(const uint8_t *p, size_t len, size_t mac_len, struct syn_layout *
 	if (l->tcp_off + 13 > len)
 		return -1;
 	l->tcp_len = (p[l->tcp_off + 12] >> 4) * 4;
-	return l->tcp_off + l->tcp_len > len ? -1 : 0;
+	/* a data offset below 5 is no TCP header (the kernel drops it): not a layout */
+	return l->tcp_len < 20 || l->tcp_off + l->tcp_len > len ? -1 : 0;
 }
 
 /* Which option of an option area (kind/len TLVs, 0 and 1 single-byte) holds byte @rel. */

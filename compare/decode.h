@@ -18,7 +18,8 @@ struct syn_layout {
 
 /*
  * Parse @p (@len bytes, @mac_len of them link layer) far enough to place every header.
- * Returns 0, or -1 if a length field points past the data (the layout is filled as far as known).
+ * Returns 0, or -1 if a length field points past the data or below its header's minimum (IHL or
+ * data offset under 5); the layout is filled as far as known.
  */
 int syn_layout(const uint8_t *p, size_t len, size_t mac_len, struct syn_layout *l);
 

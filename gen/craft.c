@@ -72,6 +72,8 @@ static void tcp_checksum(const struct flow *f, uint8_t *tcp, size_t len)
 	memcpy(tcp + 16, &c, 2);
 }
 
+_Static_assert(CRAFT_MAX >= SHAPE_MAX_HEADERS, "the crafter holds every shape the parser accepts");
+
 size_t craft_syn(const struct syn_shape *s, const struct flow *f, uint32_t isn, uint8_t *out)
 {
 	size_t tcp_len = 20 + s->tcpopt_len, hl;

@@ -14,13 +14,18 @@
 		return -1;                              \
 	} while (0)
 
+/* Decimal, or hex after 0x; no sign, no blanks, never octal. */
 static int number(const char *v, long min, long max, long *out)
 {
+	int hex = v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
+	const char *d = hex ? v + 2 : v;
 	char *end;
 
+	if (!(hex ? isxdigit((unsigned char)*d) : isdigit((unsigned char)*d)))
+		return -1;
 	errno = 0;
-	*out = strtol(v, &end, 0);
-	return errno || end == v || *end || *out < min || *out > max ? -1 : 0;
+	*out = strtol(d, &end, hex ? 16 : 10);
+	return errno || *end || *out < min || *out > max ? -1 : 0;
 }
 
 /* Hex digits (no separators) into @buf; returns the byte count or -1. */
@@ -197,6 +202,15 @@ static int field(char *key, char *v, struct syn_shape *s, char *err, size_t errl
 	return 0;
 }
 
+size_t shape_header_bytes(const struct syn_shape *s)
+{
+	size_t n = s->family == 6 ? 40 : 20 + s->ipopt_len;
+
+	for (int i = 0; i < s->next_ext; i++)
+		n += 2 + s->ext[i].len;
+	return n + 20 + s->tcpopt_len;
+}
+
 int profile_parse_line(const char *line, const char *stem, struct syn_shape *s, char *err,
 		       size_t errlen)
 {
@@ -233,6 +247,9 @@ int profile_parse_line(const char *line, const char *stem, struct syn_shape *s, 
 		FAIL("shape %s: ipopt and ipid are IPv4 fields", s->name);
 	if (s->family == 4 && (s->next_ext || s->flow))
 		FAIL("shape %s: ext and flow are IPv6 fields", s->name);
+	if (shape_header_bytes(s) > SHAPE_MAX_HEADERS)
+		FAIL("shape %s: its headers take %zu bytes, more than %d", s->name,
+		     shape_header_bytes(s), SHAPE_MAX_HEADERS);
 	return 1;
 }
 

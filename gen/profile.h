@@ -16,6 +16,8 @@
  * drop: a wrong TCP checksum, a data offset below 5, or one beyond the packet. rexmit=N (1..3)
  * sends N more copies of the SYN right behind it, as retransmissions (IPv4 ID or IPv6 flow label
  * plus 1, 2, ...): the kernel saves the first, the witness holds the last.
+ * Numbers are decimal, or hexadecimal with 0x (never octal: 010 is ten). A shape's headers may
+ * total at most SHAPE_MAX_HEADERS bytes.
  */
 #ifndef SYNTWIN_PROFILE_H
 #define SYNTWIN_PROFILE_H
@@ -24,6 +26,10 @@
 #include <stdint.h>
 
 #define SHAPE_MAX_EXT 4
+/* The most header bytes a shape may make (IP header with options or extension headers, then
+ * the TCP header with options): what the crafter's buffer (CRAFT_MAX) and the witness's capture
+ * (CAPTURE_MAX, with 14 more for a tap frame's MAC header) both hold. */
+#define SHAPE_MAX_HEADERS 242
 
 enum shape_bad { BAD_NONE, BAD_CSUM, BAD_DOFF_SHORT, BAD_DOFF_LONG };
 
@@ -51,6 +57,9 @@ struct syn_shape {
  * Parses one line (no newline) into @s; @stem names the file. Returns 1 for a shape, 0 for a
  * blank or comment line, -1 with @err set (the caller adds file:line).
  */
+/* IP (with options or extension headers) + TCP (with options) bytes that shape @s makes. */
+size_t shape_header_bytes(const struct syn_shape *s);
+
 int profile_parse_line(const char *line, const char *stem, struct syn_shape *s, char *err,
 		       size_t errlen);
 

@@ -87,6 +87,22 @@ bad "fuzz: --seconds needs a value" -- "$S" fuzz --seconds
 bad "fuzz: --seconds 0 is out of range" -- "$S" fuzz --seconds 0
 bad "fuzz: no target 'nope' (known: decode profile pcap)" -- "$S" fuzz nope
 
+# Paths: --out must be new, empty or an earlier run's; the paths the build passes through word
+# lists (series, checkout, cache, build directory) may not hold white space or glob characters.
+mkdir "$tmp/foreign" && : >"$tmp/foreign/precious.txt"
+bad "run: --out $tmp/foreign is neither new, empty, nor an earlier syntwin run's results" -- \
+	"$S" run --out "$tmp/foreign"
+check [ -f "$tmp/foreign/precious.txt" ]
+mkdir "$tmp/my series" "$tmp/glob[1]"
+bad "--series '$tmp/my series': white space and the characters" -- "$S" --series "$tmp/my series" build
+bad "--series '$tmp/glob[1]': white space and the characters" -- "$S" --series "$tmp/glob[1]" run
+bad "SYNTWIN_CACHE '$tmp/a cache': white space" -- env SYNTWIN_CACHE="$tmp/a cache" "$S" build
+bad "SYNTWIN_BUILD '$tmp/b*': white space" -- env SYNTWIN_BUILD="$tmp/b*" "$S" build
+mkdir "$tmp/check out"
+cp -a "$S" "$ROOT/vm" "$tmp/check out/" 2>/dev/null
+bad "the syntwin checkout '$tmp/check out': white space" -- "$tmp/check out/syntwin" build
+bad "mutants: 'a b': a mutant's name or path may not contain white space" -- "$S" mutants "a b"
+
 # A malformed generator profile line: file:line and the field (the crafted generator's own
 # check, run here in its counting mode, which reads the profiles and nothing else).
 mkdir "$tmp/prof"

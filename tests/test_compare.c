@@ -78,6 +78,12 @@ static void test_layout(void)
 	CHECK_EQ_INT(syn_layout(bad, 40, 0, &l), -1);
 	bad[0] = 0x75;
 	CHECK_EQ_INT(syn_layout(bad, sizeof(bad), 0, &l), -1);
+	bad[0] = 0x44; /* IHL 4: 16 bytes, below the 20 of any IPv4 header */
+	CHECK_EQ_INT(syn_layout(bad, sizeof(bad), 0, &l), -1);
+	memcpy(bad, syn_rr, sizeof(bad));
+	bad[32 + 12] = 0x40; /* data offset 4 */
+	CHECK_EQ_INT(syn_layout(bad, sizeof(bad), 0, &l), -1);
+	CHECK_EQ_INT(l.tcp_len, 16);
 	CHECK_EQ_INT(syn_layout(syn6, 50, 0, &l), -1);
 
 	char text[512];

@@ -142,6 +142,32 @@ static void test_profile(void)
 	CHECK_EQ_INT(profile_parse_line("x family=4 tcpopt=wat", "t", &sh[2], err, sizeof(err)), -1);
 	CHECK_EQ_INT(profile_parse_line("x family=4 bad=doff-long", "t", &sh[2], err, sizeof(err)), 1);
 	CHECK_EQ_INT(sh[2].bad, BAD_DOFF_LONG);
+	/* Numbers: decimal or 0x hex, never octal; no sign. */
+	CHECK_EQ_INT(profile_parse_line("x family=4 ttl=010 tos=0x1c", "t", &sh[2], err,
+					sizeof(err)), 1);
+	CHECK_EQ_INT(sh[2].ttl, 10);
+	CHECK_EQ_INT(sh[2].tos, 0x1c);
+	CHECK_EQ_INT(profile_parse_line("x family=4 ttl=-1", "t", &sh[2], err, sizeof(err)), -1);
+	CHECK_EQ_INT(profile_parse_line("x family=4 ttl=0x", "t", &sh[2], err, sizeof(err)), -1);
+	/* Four 64-byte IPv6 extension headers and 40 bytes of TCP options: 356 header bytes, more
+	 * than the crafter holds. The line is refused; 242 exactly is taken. */
+	{
+		char line[1024], body[125];
+		int k = snprintf(line, sizeof(line), "x family=6 ext=");
+
+		memset(body, '0', 124);
+		body[124] = 0;
+		for (int i = 0; i < 4; i++)
+			k += snprintf(line + k, sizeof(line) - (size_t)k, "%sdst:%s", i ? "," : "", body);
+		snprintf(line + k, sizeof(line) - (size_t)k, " tcpopt=hex:%080d", 0);
+		CHECK_EQ_INT(profile_parse_line(line, "t", &sh[2], err, sizeof(err)), -1);
+		CHECK_STR_CONTAINS(err, "headers take 356 bytes, more than 242");
+		/* two headers and 40 option bytes: 40 + 128 + 20 + 40 = 228, taken */
+		snprintf(line, sizeof(line), "x family=6 ext=dst:%s,dst:%s tcpopt=hex:%080d", body,
+			 body, 0);
+		CHECK_EQ_INT(profile_parse_line(line, "t", &sh[2], err, sizeof(err)), 1);
+		CHECK_EQ_INT((int)shape_header_bytes(&sh[2]), 40 + 128 + 20 + 40);
+	}
 
 	fd = mkstemp(path);
 	f = fd >= 0 ? fdopen(fd, "w") : NULL;

@@ -30,6 +30,28 @@ num_arg() {
 		usage_die "$1 $2 is out of range ($3..$4)"
 }
 
+# plain_path WHAT PATH: PATH has no white space and no glob character, else a usage error naming
+# WHAT. For the paths the build scripts pass through word lists (series, the checkout, the
+# cache); run and vm paths (--out, --share, --replay, --rerun) may hold any character.
+plain_path() {
+	case $2 in
+	*[[:space:]]* | *[*?[]*) usage_die "$1 '$2': white space and the characters * ? [ are not" \
+		"supported in this path; move it or choose another" ;;
+	esac
+}
+
+# A results directory: new, empty, or marked by an earlier run (RESULTS_MARK, written by the
+# host when it first uses the directory; a guest-planted symlink in its place is not followed).
+RESULTS_MARK=.syntwin-results
+results_dir_ok() {
+	[ ! -e "$1" ] && [ ! -L "$1" ] && return 0
+	[ -d "$1" ] || return 1
+	[ -z "$(ls -A "$1")" ] || [ -f "$1/$RESULTS_MARK" ] && [ ! -L "$1/$RESULTS_MARK" ]
+}
+mark_results_dir() {
+	[ -e "$1/$RESULTS_MARK" ] || [ -L "$1/$RESULTS_MARK" ] || : >"$1/$RESULTS_MARK"
+}
+
 # The kernel versions we can build are exactly the Debian linux-source-VER packages.
 kernel_pkg() { printf 'linux-source-%s\n' "$1"; }
 kernel_tarball() { printf '/usr/src/linux-source-%s.tar.xz\n' "$1"; }

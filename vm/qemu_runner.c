@@ -96,10 +96,33 @@ static void kernel_args(struct argv_buf *a, const struct runner_opts *o)
 	add(a, "chardev:con");
 }
 
+/* @path with every comma doubled, as QEMU's option parser wants it inside a value. */
+static char *qemu_value(const char *path)
+{
+	size_t n = strlen(path), commas = 0;
+	char *v, *w;
+
+	for (const char *p = path; *p; p++)
+		commas += *p == ',';
+	v = malloc(n + commas + 1);
+	if (!v)
+		exit(EXIT_GUEST_FAILED);
+	for (w = v; *path; path++) {
+		*w++ = *path;
+		if (*path == ',')
+			*w++ = ',';
+	}
+	*w = '\0';
+	return v;
+}
+
 static void plan9_arg(struct argv_buf *a, const char *tag, const char *path, bool ro)
 {
+	char *v = qemu_value(path);
+
 	add(a, "-fsdev");
-	add(a, "local,id=%s,path=%s,security_model=none%s", tag, path, ro ? ",readonly=on" : "");
+	add(a, "local,id=%s,path=%s,security_model=none%s", tag, v, ro ? ",readonly=on" : "");
+	free(v);
 	add(a, "-device");
 	add(a, "virtio-9p-pci,fsdev=%s,mount_tag=%s", tag, tag);
 }
@@ -130,10 +153,14 @@ static char *shell_script(char **argv)
 		size_t need = len + 4 * strlen(argv[i]) + 8;
 
 		if (need > cap) {
-			cap = need * 2;
-			s = realloc(s, cap);
-			if (!s)
+			char *t = realloc(s, need * 2);
+
+			if (!t) {
+				free(s);
 				return NULL;
+			}
+			s = t;
+			cap = need * 2;
 		}
 		s[len++] = '\'';
 		for (const char *p = argv[i]; *p; p++) {
