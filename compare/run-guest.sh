@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of `syntwin run`: topology, witness, server, then the client's connections: most
-# with the kernel in its normal mode, 1% with syncookies forced (net.ipv4.tcp_syncookies=2 in the
-# server netns), which keep no saved SYN. Results go to /mnt/share (the host's --out directory).
+# with the kernel in its normal mode, 1% in the middle with syncookies forced
+# (net.ipv4.tcp_syncookies=2 in the server netns), which keep no saved SYN. Results go to /mnt/share (the host's --out directory).
 # On a kernel that saves SYN-ACK headers for active opens (kernel-series/0002, seen as the
 # TCPSynAckSaved counter), every client socket also checks the active direction: the witness
 # watches c0 too, and the client sends each saved SYN-ACK to the server for comparison.
@@ -110,9 +110,12 @@ else
 	[ "$ntap" = 0 ] || syntwin-crafted --tap --dev tap0 --connections "$ntap" --seed "$((seed + 13))" $rr || crc=$?
 fi
 if [ "$nsockets" -gt 0 ]; then
-	echo "client: $nsockets connections, the last $ncookie with syncookies forced${active:+; active direction checked}"
+	# The syncookie phase sits in the middle: the half after it runs while the listener still
+	# counts as recently flooded, where a kernel must save SYNs as usual.
+	echo "client: $nsockets connections, $ncookie of them from number $((nsockets / 2)) on with syncookies forced${active:+; active direction checked}"
 	# shellcheck disable=SC2086
 	syntwin-client --connections "$nsockets" --seed "$seed" --syncookie-tail "$ncookie" \
+		--syncookie-at "$((nsockets / 2))" \
 		--mix "$([ "$mix" = plain ] && echo plain || echo default)" --parallel "$parallel" \
 		$active $rr || crc=$?
 fi

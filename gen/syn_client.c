@@ -7,8 +7,10 @@
  * netns's SACK / timestamps / window scaling / ECN sysctls per batch. Before each connect() it
  * tells syntwin-server the source port, index and knobs (client_msg.h), so each record names how
  * its SYN was made. With --active every socket also sets TCP_SAVE_SYN before connect() and sends
- * the saved SYN-ACK to the server. The last --syncookie-tail connections run with syncookies
- * forced in the server netns. --parallel K keeps K connects in flight.
+ * the saved SYN-ACK to the server. --syncookie-tail N connections run with syncookies forced in
+ * the server netns: the last N, or with --syncookie-at I those from number I on, after which the
+ * rest run the normal way while the listener still counts as recently flooded (two minutes):
+ * a kernel that then stops saving SYNs is caught. --parallel K keeps K connects in flight.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -42,11 +44,12 @@
 static const char usage[] =
 	"usage: syntwin-client [--connections N] [--seed S] [--netns NAME] [--mix default|plain]\n"
 	"                      [--parallel K] [--active] [--small-buffer-permille P]\n"
-	"                      [--syncookie-tail N] [--server4 A] [--server6 A]\n"
+	"                      [--syncookie-tail N [--syncookie-at I]] [--server4 A] [--server6 A]\n"
 	"                      [--rerun JSONL [--count]]\n";
 
 struct opts {
 	uint64_t n, seed, small, parallel, cookie_tail;
+	int64_t cookie_at;	/* first connection with syncookies forced; -1: the last cookie_tail */
 	const char *netns, *s4, *s6, *rerun;
 	bool count;
 	const struct knob_mix *mix;
@@ -70,7 +73,7 @@ static int parse(int argc, char **argv, struct opts *o)
 {
 	char err[256];
 
-	*o = (struct opts){ .n = 1000, .seed = 1, .small = 50, .parallel = 1, .netns = "client",
+	*o = (struct opts){ .cookie_at = -1, .n = 1000, .seed = 1, .small = 50, .parallel = 1, .netns = "client",
 			    .s4 = "198.18.0.2", .s6 = "fd00:5959::2", .mix = &knob_mix_default };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -95,6 +98,12 @@ static int parse(int argc, char **argv, struct opts *o)
 			rc = parse_u64_range(a, v, 1, MAX_PARALLEL, &o->parallel, err, sizeof(err));
 		else if (!strcmp(a, "--syncookie-tail"))
 			rc = parse_u64_range(a, v, 0, 100000000, &o->cookie_tail, err, sizeof(err));
+		else if (!strcmp(a, "--syncookie-at")) {
+			uint64_t at;
+
+			rc = parse_u64_range(a, v, 0, 100000000, &at, err, sizeof(err));
+			o->cookie_at = (int64_t)at;
+		}
 		else if (!strcmp(a, "--mix") && (!strcmp(v, "default") || !strcmp(v, "plain")))
 			o->mix = !strcmp(v, "plain") ? &knob_mix_plain : &knob_mix_default;
 		else if (!strcmp(a, "--netns"))
@@ -114,9 +123,11 @@ static int parse(int argc, char **argv, struct opts *o)
 			return -1;
 		}
 	}
-	if (o->cookie_tail > o->n) {
-		fprintf(stderr, "syntwin-client: --syncookie-tail %llu exceeds --connections\n",
-			(unsigned long long)o->cookie_tail);
+	if (o->cookie_at < 0)
+		o->cookie_at = (int64_t)(o->n - (o->cookie_tail > o->n ? o->n : o->cookie_tail));
+	if ((uint64_t)o->cookie_at + o->cookie_tail > o->n) {
+		fprintf(stderr, "syntwin-client: --syncookie-at %lld + --syncookie-tail %llu exceeds "
+			"--connections\n", (long long)o->cookie_at, (unsigned long long)o->cookie_tail);
 		return -1;
 	}
 	return 0;
@@ -416,15 +427,17 @@ int main(int argc, char **argv)
 	for (uint64_t i = 0; i < o.n; i++) {
 		struct slot *s = NULL;
 
-		if (i % SYSCTL_BATCH == 0 || (!cookies && i == o.n - o.cookie_tail)) {
+		uint64_t at = (uint64_t)o.cookie_at, end = at + o.cookie_tail;
+
+		if (i % SYSCTL_BATCH == 0 || (o.cookie_tail && (i == at || i == end))) {
 			reap(slots, (int)o.parallel, true, &o);
 			knobs_pick_sysctls(&rng, o.mix, &k);
 			if (apply_sysctls(&k))
 				return 2;
-			if (!cookies && o.cookie_tail && i >= o.n - o.cookie_tail) {
-				if (sysctl_in(ns_server, "net/ipv4/tcp_syncookies", 2))
+			if (cookies != (o.cookie_tail && i >= at && i < end)) {
+				cookies = !cookies;
+				if (sysctl_in(ns_server, "net/ipv4/tcp_syncookies", cookies ? 2 : 1))
 					return 2;
-				cookies = true;
 			}
 		}
 		reap(slots, (int)o.parallel, false, &o);
