@@ -30,6 +30,7 @@
 #include "net_helpers.h"
 #include "netstat.h"
 #include "parse_num.h"
+#include "saved_syn_mem.h"
 #include "slabinfo.h"
 
 #define MAC_LEN 14
@@ -611,61 +612,75 @@ static void t_option_values(const struct family *f, int mode)
 	close(lfd);
 }
 
+/* Waits (up to 3 s: closed sockets are destroyed asynchronously) until the follower's live
+ * count is @want, and returns the counts then. */
+static void mem_settle(struct saved_syn_mem *m, int64_t want, struct mem_counts *c)
+{
+	for (int i = 0; i < 300; i++) {
+		saved_syn_mem_read(m, c);
+		if (c->live == want)
+			return;
+		usleep(10 * 1000);
+	}
+}
+
 /*
  * 8. Closing an accepted socket without reading frees the copy (tcp_ipv4.c:2306,
- *    tcp_v4_destroy_sock(), used by IPv6 too). After N such connections kmalloc usage is back at
- *    its baseline. A control first proves the measurement sees saved SYNs at all: holding 1,000
- *    unread connections must raise kmalloc usage by at least 1,000 x the smallest copy.
+ *    tcp_v4_destroy_sock(), used by IPv6 too). Counted exactly by the saved-SYN memory
+ *    follower (bpf/saved_syn_mem.bpf.c: every kmalloc from a saved-SYN function, followed to
+ *    its kfree): 1,000 unread connections held are exactly 1,000 live copies; after N
+ *    connections closed unread (both families, both modes) exactly N more were allocated and
+ *    freed, and none is left.
  */
 static void t_no_leak(void)
 {
 	const unsigned int held = 1000;
-	const long long min_copy = 12 + 20 + 20; /* struct saved_syn + IPv4 + TCP headers */
-	const struct family *f;
+	const struct family *f = &families[0];
+	struct saved_syn_mem *m = saved_syn_mem_open();
+	struct mem_counts c0, c1, c2;
 	struct conn *hold;
-	long long base, peak, end;
 	int lfd[2][2];
 
-	for (int fi = 0; fi < 2; fi++)
-		for (int m = 0; m < 2; m++)
-			lfd[fi][m] = listener(&families[fi], m + 1, -1);
-
-	/* warm-up: caches grow to their working size */
-	for (unsigned int i = 0; i < 400; i++) {
-		struct conn c = connect_accept(&families[i % 2], lfd[i % 2][(i / 2) % 2], NULL);
-
-		conn_close(&c);
+	if (!m) {
+		verdict(0, "memory-follower-loads", f, 0, "the kmalloc/kfree follower did not load");
+		return;
 	}
+	for (int fi = 0; fi < 2; fi++)
+		for (int md = 0; md < 2; md++)
+			lfd[fi][md] = listener(&families[fi], md + 1, -1);
 
 	hold = calloc(held, sizeof(*hold));
 	if (!hold)
 		exit(2);
-	base = slab_bytes("kmalloc-");
+	mem_settle(m, 0, &c0);
 	for (unsigned int i = 0; i < held; i++)
-		hold[i] = connect_accept(&families[0], lfd[0][0], NULL);
-	peak = slab_bytes("kmalloc-");
+		hold[i] = connect_accept(f, lfd[0][0], NULL);
+	saved_syn_mem_read(m, &c1);
+	verdict(c1.allocs - c0.allocs == held && c1.live - c0.live == (int64_t)held &&
+		!c1.untracked, "held-copies-counted", f, 1,
+		"%u unread connections held: %llu copies allocated, %lld live, %llu untracked "
+		"(from %s); expected exactly %u and %u", held,
+		(unsigned long long)(c1.allocs - c0.allocs), (long long)(c1.live - c0.live),
+		(unsigned long long)c1.untracked, saved_syn_mem_sites(m), held, held);
 	for (unsigned int i = 0; i < held; i++)
 		conn_close(&hold[i]);
 	free(hold);
-	f = &families[0];
-	verdict(base >= 0 && peak - base >= held * min_copy, "slab-measure-sees-saved-syns", f, 1,
-		"%u unread connections held: kmalloc %+lld bytes (need >= %lld)", held, peak - base,
-		held * min_copy);
 
-	base = slab_bytes("kmalloc-");
+	mem_settle(m, c0.live, &c1);
 	for (unsigned int i = 0; i < leak_connections; i++) {
 		struct conn c = connect_accept(&families[i % 2], lfd[i % 2][(i / 2) % 2], NULL);
 
 		conn_close(&c);
 	}
-	usleep(200 * 1000);
-	end = slab_bytes("kmalloc-");
-	/* a leak is >= N x min_copy; a quarter of that is far above the measured noise */
-	verdict(base >= 0 && end - base < (long long)leak_connections * min_copy / 4,
+	mem_settle(m, c0.live, &c2);
+	verdict(c2.allocs - c1.allocs == leak_connections &&
+		c2.frees - c1.frees == leak_connections && c2.live == c0.live && !c2.untracked,
 		"closed-unread-no-leak", f, 0,
-		"%u connections closed unread (both families, both modes): kmalloc %+lld bytes (limit %lld)",
-		leak_connections, end - base, (long long)leak_connections * min_copy / 4);
-
+		"%u connections closed unread (both families, both modes): %llu copies allocated, "
+		"%llu freed, %lld left; expected exactly %u, %u, 0", leak_connections,
+		(unsigned long long)(c2.allocs - c1.allocs), (unsigned long long)(c2.frees - c1.frees),
+		(long long)(c2.live - c0.live), leak_connections, leak_connections);
+	saved_syn_mem_close(m);
 	for (int fi = 0; fi < 2; fi++)
 		for (int m = 0; m < 2; m++)
 			close(lfd[fi][m]);
