@@ -261,8 +261,10 @@ int report_conn(struct report *r, const struct conn_record *c)
 	r->used = (size_t)(l.p - r->buf);
 	r->lines_buffered++;
 	if (show) {
-		/* Both versions from the network header on: the native's MAC (mode 2) is skipped. */
-		size_t nm = c->mode == 2 ? c->bpf_mac_len : 0;
+		/* Both versions from the network header on: the native's MAC (mode 2) is skipped;
+		 * it is 14 bytes even where the capture's is 18 (the kernel strips QinQ's inner
+		 * tag before TCP saves the MAC header). */
+		size_t nm = c->mode == 2 ? (c->bpf_mac_len > 14 ? 14 : c->bpf_mac_len) : 0;
 
 		if (c->native && c->native_len > nm)
 			pcap_write(r, c->native + nm, c->native_len - nm);

@@ -84,26 +84,38 @@ EOF
 # Validate a series in the current shell (the helpers below use it inside pipes).
 series_check() { series_patches "$1" >/dev/null; }
 
+# sha256 of file $1 (64 hex digits), or exit 2 naming it: never a key made from a failed read.
+file_hash() {
+	_h=$(sha256sum <"$1") || usage_die "cannot read $1"
+	printf '%s\n' "${_h%% *}"
+}
+
 # Cache key = source package version + every patch (name and content, in order) + config fragment
-# + any extra patches (mutants) layered on top. Printed as 16 hex digits.
+# + any extra patches (mutants) layered on top. Printed as 16 hex digits. Each input is read on
+# its own (no pipe hides a failed read); only the final digest of those lines is piped.
 kernel_key() { # VER SERIESDIR FRAGMENT [EXTRA_PATCH...]
 	_ver=$1 _sd=$2 _frag=$3
 	shift 3
-	{
-		printf 'pkg %s\n' "$(kernel_pkg_version "$_ver")"
-		series_patches "$_sd" | while read -r p; do
-			printf 'patch %s %s\n' "$(basename "$p")" "$(sha256sum <"$p" | cut -c1-64)"
-		done
-		for p in "$@"; do
-			printf 'extra %s %s\n' "$(basename "$p")" "$(sha256sum <"$p" | cut -c1-64)"
-		done
-		printf 'config %s\n' "$(sha256sum <"$_frag" | cut -c1-64)"
-	} | sha256sum | cut -c1-16
+	_patches=$(series_patches "$_sd") || exit 2
+	_lines="pkg $(kernel_pkg_version "$_ver")"
+	for p in $_patches; do
+		_lines="$_lines${NL}patch $(basename "$p") $(file_hash "$p")" || exit 2
+	done
+	for p in "$@"; do
+		_lines="$_lines${NL}extra $(basename "$p") $(file_hash "$p")" || exit 2
+	done
+	_lines="$_lines${NL}config $(file_hash "$_frag")" || exit 2
+	printf '%s\n' "$_lines" | sha256sum | cut -c1-16
 }
 
 # Hash of the series alone (reported in summaries so results name the patches they ran on).
 series_hash() {
-	series_patches "$1" | while read -r p; do sha256sum <"$p"; done | sha256sum | cut -c1-16
+	_patches=$(series_patches "$1") || exit 2
+	_lines=
+	for p in $_patches; do
+		_lines="$_lines$(file_hash "$p")  -$NL" || exit 2
+	done
+	printf '%s' "$_lines" | sha256sum | cut -c1-16
 }
 
 kernel_dir() { printf '%s/kernel/%s-%s\n' "$SYNTWIN_CACHE" "$1" "$2"; }

@@ -33,8 +33,14 @@ guest_files() {
 	printf '%s\n' "$busybox" $host_tools "$SYNTWIN_ROOT/vm/init.sh" "$0"
 	bin_files
 }
-key=$(guest_files | while read -r f; do printf '%s %s\n' "$f" "$(sha256sum <"$f" | cut -c1-64)"; done |
-	sha256sum | cut -c1-16)
+# Every input hashed on its own (file_hash exits on a failed read): a stale image is never
+# taken for a new one.
+files=$(guest_files) || die "listing the guest image's files failed"
+lines=
+for f in $files; do
+	lines="$lines$f $(file_hash "$f")$NL" || exit 2
+done
+key=$(printf '%s' "$lines" | sha256sum | cut -c1-16)
 out=$SYNTWIN_CACHE/initramfs/$key.cpio.gz
 if [ -f "$out" ]; then
 	printf '%s\n' "$out"
@@ -44,7 +50,7 @@ fi
 stage "guest image: building initramfs $key"
 mkdir -p "$SYNTWIN_CACHE/initramfs"
 root=$(mktemp -d "$SYNTWIN_CACHE/initramfs/root.XXXXXX")
-trap 'rm -rf "$root"' EXIT
+trap 'rm -rf "$root" "$root.list" "$root.sorted" "$root.cpio"' EXIT
 mkdir -p "$root"/bin "$root"/sbin "$root"/usr/bin "$root"/usr/sbin "$root"/syntwin/bin \
 	"$root"/proc "$root"/sys "$root"/dev "$root"/run "$root"/tmp "$root"/root "$root"/etc \
 	"$root"/mnt "$root"/var
@@ -82,7 +88,12 @@ if [ -n "$bindirs" ]; then
 		esac
 	done
 fi
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) >"$out.tmp"
+# No pipes between the archive's stages (dash has no pipefail): each one's failure stops here.
+(cd "$root" && find . >"$root.list") || die "listing the guest image failed"
+LC_ALL=C sort "$root.list" >"$root.sorted" || die "sorting the guest image list failed"
+(cd "$root" && cpio -o -H newc --quiet <"$root.sorted" >"$root.cpio") || die "cpio failed"
+gzip -1 <"$root.cpio" >"$out.tmp" || die "gzip failed"
+rm -f "$root.list" "$root.sorted" "$root.cpio"
 mv "$out.tmp" "$out"
 stage "guest image: $(du -h "$out" | cut -f1) in $out"
 printf '%s\n' "$out"

@@ -133,7 +133,7 @@ one_kernel() {
 		r_conf=$(verdict "$r_conf" "$ref_conf")
 		r_self=$(verdict "$r_self" "$ref_self")
 	fi
-	printf '%-22s %6s  %-40.40s  %-40.40s  %.40s\n' "$k" "$build_s" "$r_cmp" "$r_conf" "$r_self" |
+	printf '%-24s %6s  %-40.40s  %-40.40s  %.40s\n' "$k" "$build_s" "$r_cmp" "$r_conf" "$r_self" |
 		tee -a "$out/matrix.txt"
 	row=$(printf '{"kernel": "%s", "build_seconds": "%s", "comparator": "%s", "conformance": "%s", "selftest": "%s"}' \
 		"$k" "$build_s" "$(printf '%s' "$r_cmp" | json_escape)" "$(printf '%s' "$r_conf" | json_escape)" \
@@ -143,7 +143,7 @@ one_kernel() {
 	verdicts="$r_cmp|$r_conf|$r_self"
 }
 
-printf '%-22s %6s  %-40s  %-40s  %s\n' kernel build comparator conformance selftest >"$out/matrix.txt"
+printf '%-24s %6s  %-40s  %-40s  %s\n' kernel build comparator conformance selftest >"$out/matrix.txt"
 cat "$out/matrix.txt"
 status=0
 one_kernel reference ""
