@@ -851,20 +851,29 @@ static void summary_tcpext(struct json_out *j, const struct stats *st)
 /*
  * Syncookie explanations rest on the witness's per-connection proof (CAP_F_COOKIE_ACK); the
  * kernel's own counter is a cross-check. With the series' TCPSynNotSavedCookie (it counts
- * exactly the accepted cookie children of TCP_SAVE_SYN listeners) the two must be equal; with
- * only SyncookiesRecv (every validated cookie, accepted or not) the proofs may not exceed it.
- * Returns whether they agree (true while the run is still going: counts are compared at the end).
+ * exactly the accepted cookie children of TCP_SAVE_SYN listeners) the two must be equal, but
+ * for connections whose capture the witness lost (records_lost: their proof went with it):
+ * proven <= growth <= proven + lost. With only SyncookiesRecv (every validated cookie,
+ * accepted or not) the proofs may not exceed it. Returns whether they agree.
  */
 static bool cookie_cross_check(const struct stats *st, int64_t *growth)
 {
 	int64_t now = tcpext_counter(st->cookie_counter);
+	uint64_t proven = st->reason[R_SYNCOOKIE];
 
 	*growth = now < 0 || st->cookies_base < 0 ? -1 : now - st->cookies_base;
 	if (*growth < 0)
 		return false;
 	if (!strcmp(st->cookie_counter, "TCPSynNotSavedCookie"))
-		return (uint64_t)*growth == st->reason[R_SYNCOOKIE];
-	return (uint64_t)*growth >= st->reason[R_SYNCOOKIE];
+		return (uint64_t)*growth >= proven && (uint64_t)*growth <= proven + st->lost;
+	return (uint64_t)*growth >= proven;
+}
+
+static const char *cookie_rule(const struct stats *st)
+{
+	if (strcmp(st->cookie_counter, "TCPSynNotSavedCookie"))
+		return "proven <= growth";
+	return st->lost ? "proven <= growth <= proven + records_lost" : "proven == growth";
 }
 
 static void summary_syncookie(struct json_out *j, const struct stats *st, bool final)
@@ -878,8 +887,7 @@ static void summary_syncookie(struct json_out *j, const struct stats *st, bool f
 	json_str(j, "counter", st->cookie_counter);
 	json_i64(j, "growth", growth);
 	json_u64(j, "proven", st->reason[R_SYNCOOKIE]);
-	json_str(j, "rule", strcmp(st->cookie_counter, "TCPSynNotSavedCookie") ? "proven <= growth" :
-		 "proven == growth");
+	json_str(j, "rule", cookie_rule(st));
 	if (final)
 		json_bool(j, "agree", agree);
 	else
@@ -1201,8 +1209,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "syntwin: syncookie cross-check failed: %llu connection(s) proven by "
 			"the witness, TcpExt%s grew by %lld (rule: %s)\n",
 			(unsigned long long)st.reason[R_SYNCOOKIE], st.cookie_counter,
-			(long long)cookie_growth, strcmp(st.cookie_counter, "TCPSynNotSavedCookie") ?
-			"proven <= growth" : "proven == growth");
+			(long long)cookie_growth, cookie_rule(&st));
 		st.unexplained++;
 	}
 	release_space(o.out);

@@ -5,9 +5,9 @@
 # usage: knobs_on_wire.sh CHECKER
 set -u
 . "$(dirname "$0")/lib.sh"
-out=$tmp
-"$ROOT/syntwin" run --connections 3000 --seed 11 --hex-all --parallel 4 --smp 1 --out "$out" >"$out/log" 2>&1
+out=$tmp/run
+"$ROOT/syntwin" run --connections 3000 --seed 11 --hex-all --parallel 4 --smp 1 --out "$out" >"$tmp/log" 2>&1
 rc=$?
-tail -n 3 "$out/log"
+tail -n 3 "$tmp/log"
 [ "$rc" = 0 ] || { echo "FAIL: the run exited $rc"; exit 1; }
 "$1" "$out/connections.jsonl"

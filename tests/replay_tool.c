@@ -90,7 +90,7 @@ static int make(const char *out, const char *dir)
 		size_t len;
 
 		if (profile_parse_line("pad12 family=6 ext=dst:010c000000000000000000000000 "
-				       "tcpopt=mss:1440", "drop", &pad, err, sizeof(err))) {
+				       "tcpopt=mss:1440", "drop", &pad, err, sizeof(err)) != 1) {
 			fprintf(stderr, "replay_tool: %s\n", err);
 			return 2;
 		}

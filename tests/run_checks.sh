@@ -6,7 +6,7 @@
 #           then every record an explanation covers made wrong inside that region -> all unexplained
 set -u
 . "$(dirname "$0")/lib.sh"
-out=$tmp
+out=$tmp/run
 num() { jq "[.. | .\"$1\"? | numbers] | first" "$out/summary.json"; }
 sj() { jq -r "$1" "$out/summary.json"; }
 jc() { jq -s "[.[] | select($1)] | length" "$out/connections.jsonl"; }
@@ -23,9 +23,9 @@ retransmits_exact() {
 
 case $1 in
 clean)
-	"$ROOT/syntwin" run --connections 10000 --out "$out" >"$out/log" 2>&1
+	"$ROOT/syntwin" run --connections 10000 --out "$out" >"$tmp/log" 2>&1
 	rc=$?
-	tail -n 5 "$out/log"
+	tail -n 5 "$tmp/log"
 	check [ "$rc" = 0 ]
 	# The plan: 5% crafted on tun (500), 2% fuzz (200), 1% crafted on tap (100), every
 	# must-drop profile shape once per crafted run (4 + 4), the rest from the socket client
@@ -75,12 +75,12 @@ clean)
 	;;
 corrupt)
 	# 500 passive + 460 active records: every 90th corrupted, 10 in all, before the cookie phase
-	"$ROOT/syntwin" run --connections 500 --test-corrupt 90 --out "$out" >"$out/log" 2>&1
+	"$ROOT/syntwin" run --connections 500 --test-corrupt 90 --out "$out" >"$tmp/log" 2>&1
 	rc=$?
-	tail -n 5 "$out/log"
+	tail -n 5 "$tmp/log"
 	check [ "$rc" = 1 ]
 	check [ "$(num unexplained)" = 10 ]
-	check grep -q 'differ: offset [0-9]* (tcp\.' "$out/log"
+	check grep -q 'differ: offset [0-9]* (tcp\.' "$tmp/log"
 	check grep -q '"verdict":"differ".*"native":"[0-9a-f]*","bpf":"[0-9a-f]*"' "$out/connections.jsonl"
 	# Both versions of every non-identical record from the network header on (the native's
 	# MAC header, 14 bytes in mode 2 where there is one, left out), a 16-byte header each,
@@ -95,9 +95,9 @@ corrupt)
 	# Inside the regions explanations cover: every record whose kernel copy was made wrong
 	# there (an RR/TS slot, the Ethernet type behind a VLAN tag, a retransmitted copy's IP ID,
 	# the MAC header) is unexplained, and nothing else is.
-	"$ROOT/syntwin" run --connections 500 --test-corrupt-covered --out "$out/covered" >"$out/log2" 2>&1
+	"$ROOT/syntwin" run --connections 500 --test-corrupt-covered --out "$out/covered" >"$tmp/log2" 2>&1
 	rc=$?
-	tail -n 3 "$out/log2"
+	tail -n 3 "$tmp/log2"
 	check [ "$rc" = 1 ]
 	out=$out/covered
 	check [ "$(num test_corrupted)" = "$(num unexplained)" ]
@@ -112,9 +112,9 @@ corrupt)
 	;;
 crafted)
 	# Every shipped profile shape is accepted and compared; every must-drop one is rejected.
-	"$ROOT/syntwin" run --connections 87 --mix crafted --out "$out" >"$out/log" 2>&1
+	"$ROOT/syntwin" run --connections 87 --mix crafted --out "$out" >"$tmp/log" 2>&1
 	rc=$?
-	tail -n 3 "$out/log"
+	tail -n 3 "$tmp/log"
 	check [ "$rc" = 0 ]
 	check [ "$(num unexplained)" = 0 ]
 	check [ "$(num crafted)" = 87 ]
@@ -136,11 +136,11 @@ rerun)
 	# A 2,000-connection run with 4 connects in flight, then --rerun of it one at a time:
 	# exactly its non-identical connections again (both directions of each), with the same
 	# knobs and the same verdicts and reasons, whatever order the first run's connects took.
-	"$ROOT/syntwin" run --connections 2000 --seed 5 --parallel 4 --out "$out/first" >"$out/log" 2>&1
+	"$ROOT/syntwin" run --connections 2000 --seed 5 --parallel 4 --out "$out/first" >"$tmp/log" 2>&1
 	check [ $? = 0 ]
-	"$ROOT/syntwin" run --rerun "$out/first" --out "$out/again" >"$out/log2" 2>&1
+	"$ROOT/syntwin" run --rerun "$out/first" --out "$out/again" >"$tmp/log2" 2>&1
 	rc=$?
-	tail -n 3 "$out/log2"
+	tail -n 3 "$tmp/log2"
 	check [ "$rc" = 0 ]
 	keys() { grep -v '"verdict":"identical"' "$1" |
 		sed 's/.*"direction":"\([a-z]*\)".*"verdict":"\([a-z-]*\)","reason":"\([a-z0-9-]*\)".*"gen":"\([a-z-]*\)","gen_index":\([0-9]*\),"gen_seed":[0-9]*,"knobs":"\([^"]*\)".*/\4 \5 \1 \2 \3 \6/' | sort; }

@@ -5,21 +5,21 @@
 # counters, so the witness's syncookie proofs are cross-checked against TcpExtSyncookiesRecv.
 set -u
 . "$(dirname "$0")/lib.sh"
-out=$tmp
+out=$tmp/run
 
-"$ROOT/syntwin" --series none run --connections 2000 --out "$out" >"$out/log" 2>&1
+"$ROOT/syntwin" --series none run --connections 2000 --out "$out" >"$tmp/log" 2>&1
 rc=$?
-tail -n 4 "$out/log"
+tail -n 4 "$tmp/log"
 check [ "$rc" = 0 ]
 check [ "$(jq -r .syncookie_cross_check.counter "$out/summary.json")" = SyncookiesRecv ]
 check [ "$(jq -r .syncookie_cross_check.agree "$out/summary.json")" = true ]
 check [ "$(jq .explained.syncookie "$out/summary.json")" = 18 ]
 check grep -q '"TCPSynSaved": null' "$out/summary.json"
 check grep -q '"partial": false' "$out/summary.json"
-"$ROOT/syntwin" --series none vm --smp 1 -- sh /src/tests/guest/conformance.sh >"$out/conf" 2>&1
+"$ROOT/syntwin" --series none vm --smp 1 -- sh /src/tests/guest/conformance.sh >"$tmp/conf" 2>&1
 check [ $? = 0 ]
-tail -n 1 "$out/conf"
-"$ROOT/syntwin" --series none vm --smp 1 -- sh /src/tests/guest/selftests.sh >"$out/self" 2>&1
+tail -n 1 "$tmp/conf"
+"$ROOT/syntwin" --series none vm --smp 1 -- sh /src/tests/guest/selftests.sh >"$tmp/self" 2>&1
 check [ $? = 3 ]
 [ $fail = 0 ] && echo "stock kernel: comparator and conformance pass; no selftest, cookies cross-checked by SyncookiesRecv"
 exit $fail

@@ -86,6 +86,16 @@ flock 8
 rm -rf "$src"
 fraghash=$(sha256sum <"$frag" | cut -c1-64)
 wanted=$(for p in $(series_patches "$sdir") $extras; do printf '%s\n' "$p"; done)
+# Patch $1 failed its dry run with output $2: name it and the hunk, leave nothing half-built.
+does_not_apply() {
+	printf '%s\n' "$2" >>"$log"
+	printf 'syntwin: error: patch %s does not apply to linux-source-%s (%s):\n' \
+		"$(basename "$1")" "$ver" "$pkgver" >&2
+	printf '%s\n' "$2" | grep -E 'patching file|FAILED|malformed|Only garbage|can.t find file|Reversed|already exists' >&2 ||
+		printf '%s\n' "$2" | tail -n 5 >&2
+	rm -rf "$kdir" "$src"
+	exit 2
+}
 # How many of the wanted patches (in order, by content) kernel dir $1's tree already has.
 common_prefix() {
 	_i=0
@@ -104,13 +114,24 @@ if [ -z "$base" ] && [ -z "$extras" ]; then
 			[ "$(cat "$d/frag_hash" 2>/dev/null)" = "$fraghash" ] &&
 			[ "$(cat "$d/pkgver" 2>/dev/null)" = "$pkgver" ] || continue
 		c=$(common_prefix "$d")
-		[ "$c" -gt "$best" ] || continue
-		best=$c base=$d
+		# the longest common prefix; among equals, a tree with nothing to reverse
+		score=$((2 * c + ($(find "$d/applied" -type f | wc -l) == c)))
+		[ "$score" -gt "$best" ] || continue
+		best=$score base=$d common=$c
 	done
-	[ -z "$base" ] || say "incremental build on the kept tree $base ($best patch(es) in common)"
+	[ -z "$base" ] || say "incremental build on the kept tree $base ($common patch(es) in common)"
 fi
 if [ -n "$base" ]; then
 	[ -f "$base/done" ] && [ -d "$base/src" ] || die "--base $base: not a kept kernel build tree"
+	# Before copying 1.5 GB: when the base has exactly the common prefix, the first new patch
+	# must apply to its tree as it is, and one that does not is named now.
+	nbase=$(find "$base/applied" -type f | wc -l)
+	keep0=$(common_prefix "$base")
+	first=$(printf '%s\n' "$wanted" | sed -n "$((keep0 + 1))p")
+	if [ "$nbase" = "$keep0" ] && [ -n "$first" ] &&
+		! out=$(patch -d "$base/src" -p1 --dry-run --batch --forward <"$first" 2>&1); then
+		does_not_apply "$first" "$out"
+	fi
 	stage "restoring built tree $base"
 	cp -a "$base/src" "$src"
 else
@@ -123,13 +144,7 @@ fi
 #    half-applied tree, and name the patch and hunk that failed.
 apply() {
 	if ! out=$(patch -d "$src" -p1 --dry-run --batch --forward <"$1" 2>&1); then
-		printf '%s\n' "$out" >>"$log"
-		printf 'syntwin: error: patch %s does not apply to linux-source-%s (%s):\n' \
-			"$(basename "$1")" "$ver" "$pkgver" >&2
-		printf '%s\n' "$out" | grep -E 'patching file|FAILED|malformed|Only garbage|can.t find file|Reversed|already exists' >&2 ||
-			printf '%s\n' "$out" | tail -n 5 >&2
-		rm -rf "$kdir" "$src"
-		exit 2
+		does_not_apply "$1" "$out"
 	fi
 	patch -d "$src" -p1 --batch --forward --no-backup-if-mismatch -s <"$1" >>"$log" 2>&1
 	say "applied $(basename "$1")"

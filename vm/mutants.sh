@@ -150,7 +150,12 @@ one_kernel reference ""
 ref_cmp=$r_cmp ref_conf=$r_conf ref_self=$r_self
 case $verdicts in
 pass\|pass\|pass | pass\|pass\|none*) ;;
-*ERROR*) say "mutants: the reference kernel could not be checked; no mutant can be judged"; status=2 ;;
+*ERROR*)
+	# Nothing is KILLED without a reference that ran: stop here, named, with the matrix so far.
+	printf '{\n  "connections": %s,\n  "kernels": [\n  %s\n  ],\n  "survivors": "",\n  "errors": "reference",\n  "ok": false\n}\n' \
+		"$n" "$rows" >"$out/matrix.json"
+	say "mutants: the reference kernel could not be built or checked ($r_cmp); no mutant can be judged"
+	exit 2 ;;
 *) say "mutants: the reference kernel does not pass every check"; status=1 ;;
 esac
 survivors= errors=
