@@ -9,7 +9,8 @@
 set -eu
 . "$(dirname "$0")/../vm/lib.sh"
 root=$SYNTWIN_ROOT
-syntwin=$root/syntwin
+# ./syntwin on the kernel and series this bench was called with
+syntwin() { "$root/syntwin" --kernel "${SYNTWIN_KERNEL:-6.1}" --series "${SYNTWIN_SERIES:-$root/kernel-series}" "$@"; }
 BUILD=${SYNTWIN_BUILD:-$root/build}
 full=0 cold=0 rounds=7 n=1000 out=$root/results/bench scales="10000 100000"
 while [ $# -gt 0 ]; do
@@ -42,7 +43,7 @@ field() { sed -n "s/.*\"$2\": \\([-0-9.a-z]*\\).*/\\1/p" "$1" | head -n 1; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 stage "bench: building (and recording what this machine is)"
-"$syntwin" build >"$tmp/build.log" 2>&1 || { tail -n 20 "$tmp/build.log" >&2; DIE_STATUS=2 die "bench: the build failed; nothing measured"; }
+syntwin build >"$tmp/build.log" 2>&1 || { tail -n 20 "$tmp/build.log" >&2; DIE_STATUS=2 die "bench: the build failed; nothing measured"; }
 accel=$(sed -n 's/.*accelerator: \([a-z]*\).*/\1/p' "$tmp/build.log" | tail -n 1)
 cpu=$(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)
 ncpu=$(nproc)
@@ -53,7 +54,7 @@ if [ "$cold" = 1 ]; then
 	stage "bench: cold kernel + userspace build in a fresh cache (several minutes)"
 	t0=$(date +%s.%N)
 	SYNTWIN_CACHE=$tmp/cold-cache SYNTWIN_BUILD=$tmp/cold-build SYNTWIN_ACCEL=$accel \
-		"$syntwin" build >"$tmp/cold.log" 2>&1 || { tail -n 20 "$tmp/cold.log" >&2; DIE_STATUS=2 die "bench: the cold build failed"; }
+		syntwin build >"$tmp/cold.log" 2>&1 || { tail -n 20 "$tmp/cold.log" >&2; DIE_STATUS=2 die "bench: the cold build failed"; }
 	cold_json=$(secs "$t0" "$(date +%s.%N)")
 	rm -rf "$tmp/cold-cache" "$tmp/cold-build"
 fi
@@ -76,7 +77,7 @@ top=$(callgrind_annotate --threshold=90 "$tmp/cg.20000" 2>/dev/null |
 # 3. Connection rates, BPF statistics and memory: one guest boot.
 stage "bench: connection rates ($rounds interleaved rounds x 5 configurations x IPv4/IPv6, $n connections each), BPF stats, memory"
 mkdir -p "$tmp/guest"
-SYNTWIN_NO_BUILD=1 "$syntwin" vm --smp 2 --timeout 1800 --share "$tmp/guest" -- \
+SYNTWIN_NO_BUILD=1 syntwin vm --smp 2 --timeout 1800 --share "$tmp/guest" -- \
 	sh /src/bench/bench-guest.sh "$rounds" "$n" 2000 >"$tmp/guest.log" 2>&1 ||
 	{ tail -n 30 "$tmp/guest.log" >&2; die "bench: the guest part failed"; }
 grep '^round' "$tmp/guest.log" >&2 || true
@@ -86,7 +87,7 @@ scale_json= pipe_json=null kernel= failed=
 : >"$tmp/scale.dat"
 for s in $scales; do
 	stage "bench: syntwin run --connections $s"
-	SYNTWIN_NO_BUILD=1 "$syntwin" run --connections "$s" --timeout 14400 --out "$tmp/run-$s" \
+	SYNTWIN_NO_BUILD=1 syntwin run --connections "$s" --timeout 14400 --out "$tmp/run-$s" \
 		>"$tmp/run-$s.log" 2>&1 || { say "bench: the $s-connection run failed (kept as measured; see its summary)"; failed="$failed run-$s"; }
 	r=$tmp/run-$s
 	[ -f "$r/summary.json" ] && [ -f "$r/timing.json" ] || die "bench: the $s-connection run left no summary or timing"

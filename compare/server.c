@@ -370,7 +370,9 @@ static int judge_bytes(const struct compare_input *in, const struct capture_rec 
 static const char *corrupt_covered(const struct compare_input *in, const struct compare_result *res,
 				   uint8_t *buf)
 {
-	size_t mac = in->mode == 2 ? 14 : 0, off;
+	/* the kernel's MAC header: none in mode 1 or on a device without one (tun), else 14
+	 * bytes (QinQ's inner tag is already out) */
+	size_t mac = in->mode == 2 && in->bpf_mac_len ? 14 : 0, off;
 	const uint8_t *ip = buf + mac;
 
 	if (in->native_len < mac + 40)
@@ -398,7 +400,7 @@ static const char *corrupt_covered(const struct compare_input *in, const struct 
 		buf[mac + ((ip[0] >> 4) == 4 ? 5 : 3)] ^= 0x01;
 		return "retransmit-id";
 	default:
-		if (res->verdict != V_IDENTICAL || in->mode != 2)
+		if (res->verdict != V_IDENTICAL || !mac)
 			return NULL;
 		buf[0] ^= 0x01;
 		return "mac";
@@ -781,7 +783,8 @@ static void judge_capture(const struct capture_key *k, const struct capture_rec 
 				 .sport = ntohs(k->sport), .dport = ntohs(k->dport),
 				 .bpf = r->data, .bpf_len = r->cap_len, .bpf_mac_len = r->mac_len,
 				 .res = &res, .gen = l ? l->gen : NULL, .knobs = l ? l->knobs : NULL,
-				 .gen_index = l ? l->index : 0, .gen_seed = l ? l->seed : 0 };
+				 .gen_index = l ? l->index : 0, .gen_seed = l ? l->seed : 0,
+				 .copies = r->copies };
 	int bad = judge_unbound(&in, &res);
 
 	inet_ntop(k->family, k->saddr, c.saddr, sizeof(c.saddr));

@@ -22,7 +22,8 @@ for cmd in build "run --connections 10 --out $tmp/run" "vm -- true" test bench \
 		-- "$SYNTWIN" --series "$tmp/noapply" $cmd
 done
 check [ ! -e "$tmp/run/summary.json" ]
-check grep -q 'ERROR: does not build: .*does not apply' "$tmp/mut-noapply/matrix.txt"
+check grep -q 'ERROR: does not build: patch 0099-does-not-apply.patch does not apply' "$tmp/mut-noapply/matrix.json"
+check grep -q '"ok": false' "$tmp/mut-noapply/matrix.json"
 
 # A series that applies but does not compile.
 cp "$ROOT"/kernel-series/*.patch "$tmp/nocompile/"
@@ -43,8 +44,10 @@ rc=$?
 cat "$tmp/m/matrix.txt"
 check [ "$rc" = 1 ]
 check grep -Eq '^reference +[0-9a-z]+ +pass +pass +pass' "$tmp/m/matrix.txt"
-check grep -Eq '^does-not-compile .*ERROR: does not build: .*error' "$tmp/m/matrix.txt"
-check grep -Eq '^does-not-apply .*ERROR: does not build: .*does not apply' "$tmp/m/matrix.txt"
+check grep -Eq '^does-not-compile +[0-9]+s +ERROR: does not build: ' "$tmp/m/matrix.txt"
+check grep -Eq '^does-not-apply +[0-9]+s +ERROR: does not build: ' "$tmp/m/matrix.txt"
+check grep -q '"kernel": "does-not-compile", [^}]*"comparator": "ERROR: does not build: net/ipv4/tcp_input.c:[0-9]*:[0-9]*: error' "$tmp/m/matrix.json"
+check grep -q '"kernel": "does-not-apply", [^}]*"comparator": "ERROR: does not build: patch does-not-apply.patch does not apply' "$tmp/m/matrix.json"
 check sh -c "! grep -q KILLED '$tmp/m/matrix.txt'"
 check grep -q '"errors": ".*does-not-compile.patch .*does-not-apply.patch"' "$tmp/m/matrix.json"
 check grep -q '"ok": false' "$tmp/m/matrix.json"

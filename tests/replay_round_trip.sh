@@ -22,7 +22,7 @@ check grep -q '1 got no SYN-ACK (judged by the server)' "$out/log"
 # every record names its generator and the packet it came from
 check [ "$(jq '.generators.replay' "$out/run/summary.json")" = "$(jq '.connections' "$out/run/summary.json")" ]
 check [ "$(jq '.generators.unknown' "$out/run/summary.json")" = 0 ]
-check [ "$(jq -s '[.[] | select(.gen != "replay" or (.knobs | test("in.pcap#[0-9]+$") | not))] | length' "$out/run/connections.jsonl")" = 0 ]
+check [ "$(jq -s '[.[] | select(.gen != "replay" or (.knobs | test("replay.pcap#[0-9]+$") | not))] | length' "$out/run/connections.jsonl")" = 0 ]
 check [ "$(jq '.explained."dropped-by-kernel"' "$out/run/summary.json")" = 1 ]
 check grep -q 'packet [0-9]*: IPv4 header cut' "$out/log"
 check grep -q '"partial": false' "$out/run/summary.json"
