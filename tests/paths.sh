@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Result paths with white space, commas and glob characters work end to end (QEMU's 9p option
-# doubles the commas), for --out, --rerun and --share; an earlier run's directory can be used
+# doubles the commas), for --out, --rerun, --replay and --share; an earlier run's directory can be used
 # again, and what a guest could have planted there (symlinks to host files) is removed, never
 # written through or read.
 set -u
@@ -29,6 +29,15 @@ check [ $? = 0 ]
 check [ ! -e "$tmp/victim-summary" ] && check [ ! -L "$odd/summary.json" ]
 check [ ! -e "$tmp/victim-timing" ] && check [ ! -e "$tmp/victim-rerun" ]
 check [ "$(jq .connections "$odd/summary.json")" = 30 ]
+
+# --replay from such a path: an Ethernet capture with no packets (a 24-byte pcap header) is a
+# complete run of zero connections.
+cap="$tmp/cap, one*[1].pcap"
+printf '\324\303\262\241\002\000\004\000\000\000\000\000\000\000\000\000\377\377\000\000\001\000\000\000' >"$cap"
+"$S" run --replay "$cap" --smp 1 --out "$tmp/replayed, too" >"$tmp/log4" 2>&1
+check [ $? = 0 ]
+check [ "$(jq .connections "$tmp/replayed, too/summary.json")" = 0 ]
+check cmp -s "$cap" "$tmp/replayed, too/replay.pcap"
 
 # vm --share with the same kind of path.
 "$S" vm --smp 1 --share "$odd" -- sh -c 'echo from-the-guest >/mnt/share/note' >/dev/null 2>&1
