@@ -69,6 +69,7 @@ struct stats {
 	uint64_t shapes, gen[GEN_MAX];	/* passive records by their generator (gen_names) */
 	uint64_t duplicate_children;	/* second sockets from one SYN (labels.h) */
 	uint64_t test_corrupted;	/* records --test-corrupt-covered made wrong */
+	uint64_t late_captures;		/* captures of connections judged bpf-missing */
 	uint64_t bad_labels;		/* GEN messages that named no valid flow, or no memory */
 	int64_t cookies_base, tcpext_base[4];
 	const char *cookie_counter; /* the TcpExt counter that cross-checks syncookie proofs */
@@ -347,6 +348,22 @@ static int match_copies(const struct capture_rec *last, const struct capture_rec
 	return bad;
 }
 
+/* What the generators said about each connection before making it (labels.h). */
+static struct labels labels;
+/* The flows of connections judged bpf-missing (their capture's binding was lost): a capture of
+ * one of them left in the flow map at the end belongs to that verdict, not to a new one. */
+static struct labels missing_flows;
+
+static void remember_missing(const struct conn_record *c)
+{
+	struct label l = { .flow = { .family = (uint8_t)c->family, .sport = c->sport,
+				     .dport = c->dport } };
+
+	if (inet_pton(c->family, c->saddr, l.flow.saddr) == 1 &&
+	    inet_pton(c->family, c->daddr, l.flow.daddr) == 1)
+		labels_put(&missing_flows, &l);
+}
+
 /* The verdict on the bytes: the kernel's copy against the witness's last copy, then any
  * earlier one. */
 static int judge_bytes(const struct compare_input *in, const struct capture_rec *last,
@@ -454,6 +471,8 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 		}
 	}
 	c->copies = have_bpf ? rec.copies : 0;
+	if (res.verdict == V_BPF_MISSING)
+		remember_missing(c);
 	/* A missing capture is put down to eviction only while the maps have evicted more
 	 * records than were already put down to it (rare: one map walk each). */
 	if (res.verdict == V_BPF_MISSING && capture_evictions(cc) > (long long)st->lost) {
@@ -509,8 +528,6 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	record(rep, c, st);
 }
 
-/* What the generators said about each connection before making it (labels.h). */
-static struct labels labels;
 
 static void drain_channel(int ufd, const struct opts *o, struct capture_client *cc,
 			  struct report *rep, struct stats *st);
@@ -822,6 +839,12 @@ static int judge_left(const struct capture_key *k, const struct capture_rec *r, 
 	bool dup, have;
 
 	flow_of_key(k, &f);
+	if (labels_take(&missing_flows, &f, false, 0, &l, &dup) == 0) {
+		/* its connection was judged already, bpf-missing: its binding was evicted */
+		u->st->late_captures++;
+		capture_take_flow(u->cc, k, &gone);
+		return 0;
+	}
 	have = labels_take(&labels, &f, true, k->seq, &l, &dup) == 0 && !dup;
 	judge_capture(k, r, have ? &l : NULL, u->rep, u->st);
 	capture_take_flow(u->cc, k, &gone); /* judged: no longer waiting */
@@ -910,6 +933,7 @@ static void summary_counts(struct json_out *j, const struct opts *o, const struc
 	json_close(j);
 	json_u64(j, "duplicate_children", st->duplicate_children);
 	json_u64(j, "test_corrupted", st->test_corrupted);
+	json_u64(j, "late_captures", st->late_captures);
 	json_u64(j, "bad_labels", st->bad_labels);
 	json_u64(j, "distinct_syn_shapes", st->shapes);
 	json_u64(j, "identical", st->verdict[V_IDENTICAL]);
@@ -1035,8 +1059,13 @@ static void release_space(const char *dir)
 }
 
 /* The one line a run ends with: counts by verdict and explained reason. */
-static void print_result(const struct stats *st, const char *actives)
+static void print_result(const struct stats *st, bool active)
 {
+	char actives[64] = "";
+
+	if (active)
+		snprintf(actives, sizeof(actives), " + %llu active (SYN-ACK)",
+			 (unsigned long long)st->active);
 	printf("%llu connections%s: %llu identical, %llu explained (", (unsigned long long)st->conns,
 	       actives, (unsigned long long)st->verdict[V_IDENTICAL],
 	       (unsigned long long)st->verdict[V_EXPLAINED]);
@@ -1051,6 +1080,99 @@ static void print_result(const struct stats *st, const char *actives)
 	       st->partial ? " (PARTIAL)" : "");
 }
 
+/* Every listener: TCP_SAVE_SYN 1 and 2, IPv4 and IPv6, non-blocking, on @ep. Returns 0 or -1. */
+static int open_listeners(int ep, int lfd[4])
+{
+	for (int i = 0; i < 4; i++) {
+		int family = i < 2 ? AF_INET : AF_INET6, mode = i % 2 + 1;
+		struct epoll_event ev = { .events = EPOLLIN, .data.u32 = (uint32_t)i };
+
+		lfd[i] = start_listener(family, family == AF_INET ? "0.0.0.0" : "::",
+					PORT_BASE + mode - 1, mode, 4096);
+		/* Non-blocking, so the accept loop ends with EAGAIN instead of waiting. */
+		if (lfd[i] < 0 || fcntl(lfd[i], F_SETFL, O_NONBLOCK) ||
+		    listener_knobs(lfd[i], family) || epoll_ctl(ep, EPOLL_CTL_ADD, lfd[i], &ev))
+			return -1;
+	}
+	return 0;
+}
+
+/* Every 3 s: the records so far on disk, and a partial summary that counts them, so a killed
+ * server still leaves both; then a progress line. Returns -1 if the results cannot be written. */
+static int checkpoint(const struct opts *o, struct capture_client *cc, struct report *rep,
+		      struct stats *st)
+{
+	int bad = report_flush(rep);
+
+	st->records_written = rep->lines_written;
+	if (bad || write_summary(o, cc, st, false)) {
+		st->write_errno = errno ? errno : EIO;
+		return -1;
+	}
+	printf("  ... %llu/%llu connections compared (active %llu/%llu), %llu unexplained\n",
+	       (unsigned long long)st->conns, (unsigned long long)o->connections,
+	       (unsigned long long)st->active, (unsigned long long)o->active,
+	       (unsigned long long)st->unexplained);
+	fflush(stdout);
+	return 0;
+}
+
+/*
+ * The end of a run, however it ended: the channel's last messages, every capture no socket
+ * took judged, evictions and memory, the syncookie cross-check, the records closed, the final
+ * summary and the result line. Returns the exit status.
+ */
+static int finish_run(const struct opts *o, struct capture_client *cc, struct report *rep,
+		      struct stats *st, int ufd)
+{
+	int64_t cookie_growth;
+	int rc;
+
+	/* A last look at the channel (GAVE_UP and labels sent since), then every capture no
+	 * socket took gets its verdict. */
+	if (ufd >= 0) {
+		drain_channel(ufd, o, cc, rep, st);
+		close(ufd);
+		unlink(CLIENT_SOCK_PATH);
+	}
+	capture_each_unbound(cc, judge_left, &(struct judge_ctx){ cc, rep, st });
+	st->evictions = capture_evictions(cc);
+	if (st->evictions > 0 || st->lost)
+		fprintf(stderr, "syntwin-server: the witness's maps (%u entries each) evicted %lld "
+			"record(s); %llu connection(s) have no capture: results are partial (raise "
+			"--entries)\n", cc->capacity, st->evictions, (unsigned long long)st->lost);
+	st->slab_end = slab_bytes("");
+	st->syn_slab_end = saved_syn_slab();
+	st->partial = st->conns < o->connections || st->active < o->active || st->evictions > 0 ||
+		     st->lost || st->write_errno;
+	if (stop)
+		fprintf(stderr, "syntwin-server: stopped by signal %d; results kept, marked partial\n",
+			(int)stop);
+	if (st->write_errno)
+		fprintf(stderr, "syntwin-server: cannot write results in %s: %s; stopped with %llu "
+			"of %llu connections (marked partial if the summary could be written)\n",
+			o->out, strerror(st->write_errno), (unsigned long long)st->conns,
+			(unsigned long long)o->connections);
+	rc = report_close(rep); /* first: the summary counts the records it flushed */
+	st->records_written = rep->lines_written;
+	if (!cookie_cross_check(st, &cookie_growth)) {
+		/* The kernel's count and the witness's proofs disagree: a failure either way. */
+		fprintf(stderr, "syntwin: syncookie cross-check failed: %llu connection(s) proven by "
+			"the witness, TcpExt%s grew by %lld (rule: %s)\n",
+			(unsigned long long)st->reason[R_SYNCOOKIE], st->cookie_counter,
+			(long long)cookie_growth, cookie_rule(st));
+		st->unexplained++;
+	}
+	release_space(o->out);
+	rc |= write_summary(o, cc, st, true);
+	if (rc && !st->write_errno)
+		fprintf(stderr, "syntwin-server: cannot finish the results in %s\n", o->out);
+	print_result(st, o->active > 0);
+	capture_client_close(cc);
+	if (rc || st->write_errno)
+		return 2;
+	return st->unexplained || st->partial ? 1 : 0;
+}
 int main(int argc, char **argv)
 {
 	struct epoll_event ev, evs[8];
@@ -1058,10 +1180,9 @@ int main(int argc, char **argv)
 	struct report rep;
 	struct stats st = { 0 };
 	struct opts o;
-	int ep, lfd[4], rc, ufd = -1;
+	int ep, lfd[4], ufd = -1;
 	char drain[2048];
 	uint64_t rng;
-	int64_t cookie_growth;
 	time_t last = time(NULL), last_progress = last;
 
 	if (parse(argc, argv, &o))
@@ -1089,26 +1210,13 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 4; i++)
 		st.tcpext_base[i] = tcpext_counter(tcpext_names[i]);
 	ep = epoll_create1(EPOLL_CLOEXEC);
-	for (int i = 0; i < 4; i++) {
-		int family = i < 2 ? AF_INET : AF_INET6, mode = i % 2 + 1;
-
-		lfd[i] = start_listener(family, family == AF_INET ? "0.0.0.0" : "::",
-					PORT_BASE + mode - 1, mode, 4096);
-		/* Non-blocking, so the accept loop below ends with EAGAIN instead of waiting. */
-		if (lfd[i] < 0 || fcntl(lfd[i], F_SETFL, O_NONBLOCK) || listener_knobs(lfd[i], family))
-			return 2;
-		ev = (struct epoll_event){ .events = EPOLLIN, .data.u32 = i };
-		epoll_ctl(ep, EPOLL_CTL_ADD, lfd[i], &ev);
-	}
-	if (labels_init(&labels, 1u << 16))
+	if (ep < 0 || open_listeners(ep, lfd) || labels_init(&labels, 1u << 16) ||
+	    labels_init(&missing_flows, 1u << 12))
 		return 2;
-	{
-		ufd = active_socket();
-		if (ufd < 0)
-			return 2;
-		ev = (struct epoll_event){ .events = EPOLLIN, .data.u32 = 4 };
-		epoll_ctl(ep, EPOLL_CTL_ADD, ufd, &ev);
-	}
+	ufd = active_socket();
+	ev = (struct epoll_event){ .events = EPOLLIN, .data.u32 = 4 };
+	if (ufd < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, ufd, &ev))
+		return 2;
 	if (o.ready_file) {
 		FILE *rf = fopen(o.ready_file, "w");
 
@@ -1155,20 +1263,8 @@ int main(int argc, char **argv)
 		if (st.write_errno)
 			break;
 		if (now - last_progress >= 3) {
-			/* Checkpoint: the records so far on disk, and a partial summary that counts
-			 * them, so a killed server still leaves both. */
-			int bad = report_flush(&rep);
-
-			st.records_written = rep.lines_written;
-			if (bad || write_summary(&o, &cc, &st, false)) {
-				st.write_errno = errno ? errno : EIO;
+			if (checkpoint(&o, &cc, &rep, &st))
 				break;
-			}
-			printf("  ... %llu/%llu connections compared (active %llu/%llu), %llu unexplained\n",
-			       (unsigned long long)st.conns, (unsigned long long)o.connections,
-			       (unsigned long long)st.active, (unsigned long long)o.active,
-			       (unsigned long long)st.unexplained);
-			fflush(stdout);
 			last_progress = now;
 		}
 		if ((uint64_t)(now - last) >= o.idle_s) {
@@ -1180,53 +1276,5 @@ int main(int argc, char **argv)
 			break;
 		}
 	}
-	/* A last look at the channel (GAVE_UP and labels sent since), then every capture no
-	 * socket took gets its verdict. */
-	if (ufd >= 0) {
-		drain_channel(ufd, &o, &cc, &rep, &st);
-		close(ufd);
-		unlink(CLIENT_SOCK_PATH);
-	}
-	capture_each_unbound(&cc, judge_left, &(struct judge_ctx){ &cc, &rep, &st });
-	st.evictions = capture_evictions(&cc);
-	if (st.evictions > 0 || st.lost)
-		fprintf(stderr, "syntwin-server: the witness's maps (%u entries each) evicted %lld "
-			"record(s); %llu connection(s) have no capture: results are partial (raise "
-			"--entries)\n", cc.capacity, st.evictions, (unsigned long long)st.lost);
-	st.slab_end = slab_bytes("");
-	st.syn_slab_end = saved_syn_slab();
-	st.partial = st.conns < o.connections || st.active < o.active || st.evictions > 0 ||
-		     st.lost || st.write_errno;
-	if (stop)
-		fprintf(stderr, "syntwin-server: stopped by signal %d; results kept, marked partial\n",
-			(int)stop);
-	if (st.write_errno)
-		fprintf(stderr, "syntwin-server: cannot write results in %s: %s; stopped with %llu "
-			"of %llu connections (marked partial if the summary could be written)\n",
-			o.out, strerror(st.write_errno), (unsigned long long)st.conns,
-			(unsigned long long)o.connections);
-	rc = report_close(&rep); /* first: the summary counts the records it flushed */
-	st.records_written = rep.lines_written;
-	if (!cookie_cross_check(&st, &cookie_growth)) {
-		/* The kernel's count and the witness's proofs disagree: a failure either way. */
-		fprintf(stderr, "syntwin: syncookie cross-check failed: %llu connection(s) proven by "
-			"the witness, TcpExt%s grew by %lld (rule: %s)\n",
-			(unsigned long long)st.reason[R_SYNCOOKIE], st.cookie_counter,
-			(long long)cookie_growth, cookie_rule(&st));
-		st.unexplained++;
-	}
-	release_space(o.out);
-	rc |= write_summary(&o, &cc, &st, true);
-	if (rc && !st.write_errno)
-		fprintf(stderr, "syntwin-server: cannot finish the results in %s\n", o.out);
-	char actives[64] = "";
-
-	if (o.active)
-		snprintf(actives, sizeof(actives), " + %llu active (SYN-ACK)",
-			 (unsigned long long)st.active);
-	print_result(&st, actives);
-	capture_client_close(&cc);
-	if (rc || st.write_errno)
-		return 2;
-	return st.unexplained || st.partial ? 1 : 0;
+	return finish_run(&o, &cc, &rep, &st, ufd);
 }
