@@ -9,18 +9,6 @@
 #include "decode.h"
 #include "inet_csum.h"
 
-/* The IPv4 header checksum over @hl bytes: 0 when right. */
-static uint16_t ip4_csum(const uint8_t *ip, size_t hl)
-{
-	uint32_t s = 0;
-
-	for (size_t i = 0; i + 1 < hl; i += 2)
-		s += (uint32_t)ip[i] << 8 | ip[i + 1];
-	while (s >> 16)
-		s = (s & 0xffff) + (s >> 16);
-	return (uint16_t)~s;
-}
-
 /* 6.1 ip6_parse_tlv()'s own checks on one hop-by-hop or destination-options header @h (@n
  * bytes): Pad1/PadN runs of more than 7 bytes, non-zero PadN, an option past the header. */
 static bool tlv_header_bad(const uint8_t *h, size_t n)
@@ -109,7 +97,7 @@ const char *drop_evidence(const struct unbound_input *in, const char *name)
 	if (!strcmp(name, "IP_INHDR"))
 		return inhdr_evidence(ip, &l);
 	if (!strcmp(name, "IP_CSUM"))
-		return l.family == AF_INET && ip4_csum(ip, l.net_len) ?
+		return l.family == AF_INET && csum_fold(csum_add(0, ip, l.net_len)) ?
 			       "IPv4 header checksum wrong" : NULL;
 	if (!strcmp(name, "TCP_CSUM")) {
 		tot = l.family == AF_INET ? (size_t)(ip[2] << 8 | ip[3]) :

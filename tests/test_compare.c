@@ -442,13 +442,9 @@ static void test_unbound(void)
 	memcpy(bad, syn_rr, sizeof(bad));
 	bad[2] = 0, bad[3] = sizeof(bad);
 	{
-		uint32_t sum = 0;
+		uint16_t ipc = csum_fold(csum_add(0, bad, 32));
 
-		for (int i = 0; i < 32; i += 2)
-			sum += (uint32_t)bad[i] << 8 | bad[i + 1];
-		while (sum >> 16)
-			sum = (sum & 0xffff) + (sum >> 16);
-		bad[10] = (uint8_t)(~sum >> 8), bad[11] = (uint8_t)~sum;
+		memcpy(bad + 10, &ipc, 2);
 	}
 	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
 	CHECK_EQ_INT(r.reason, R_REJECTED);
