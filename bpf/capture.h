@@ -39,7 +39,21 @@ enum capture_flags {
 					 * (bpf_tcp_check_syncookie) with no request socket:
 					 * the witness's per-connection syncookie proof */
 	CAP_F_COPIES_CUT = 1 << 5,	/* more than CAPTURE_MAX_COPIES copies: some not kept */
+	/* The fate of this one copy (per copy, not carried from one copy to the next): */
+	CAP_F_DROPPED = 1 << 6,		/* the kernel dropped this copy (kfree_skb, fate_reason) */
+	CAP_F_SAVED = 1 << 7,		/* the kernel allocated a saved-SYN object (saved_size
+					 * bytes, at a saved-SYN call site) while it processed
+					 * this copy (bpf/saved_syn_mem.bpf.c) */
+	CAP_F_SAVED_AGAIN = 1 << 8,	/* ... and more than one */
+	/* Of the flow, carried from copy to copy: */
+	CAP_F_SYNACK_TS = 1 << 9,	/* a SYN-ACK answering this SYN was seen (at the
+					 * client's ingress) with a timestamp: synack_tsecr */
+	CAP_F_RST = 1 << 10,		/* the SYN's sender reset the flow (an RST with seq
+					 * ISN + 1 arrived after the SYN) */
 };
+
+/* Flags that describe the flow rather than one copy: keep_copy() carries them forward. */
+#define CAP_F_FLOW (CAP_F_COPIES_CUT | CAP_F_COOKIE_ACK | CAP_F_SYNACK_TS | CAP_F_RST)
 
 /* An earlier copy of a SYN in syn_copies: the flow key and its arrival number (0 first). */
 struct copy_key {
@@ -57,15 +71,53 @@ struct capture_rec {
 	__u16 vlan_tci;		/* skb VLAN metadata (offloaded tag), host order; valid if vlan_present */
 	__u16 vlan_proto;	/* network order */
 	__u8 vlan_present;
-	__u8 flags;		/* enum capture_flags */
 	__u8 family;		/* AF_INET or AF_INET6 */
+	__u16 flags;		/* enum capture_flags */
 	__u8 copies;		/* copies of this SYN the witness saw, this one the last (saturates
 				 * at 255); the earlier ones are in syn_copies, up to
 				 * CAPTURE_MAX_COPIES - 1 of them */
+	__u8 synacks;		/* SYN-ACKs answering this SYN the witness saw (saturates) */
 	__u16 drop_reason;	/* the kernel's reason (enum skb_drop_reason) for the first copy
 				 * of this SYN it dropped (kfree_skb); valid if drops > 0 */
 	__u16 drops;		/* copies of this SYN the kernel dropped */
+	__u16 fate_reason;	/* this copy's drop reason, valid with CAP_F_DROPPED */
+	__u32 tag;		/* this copy's identity among its copies: copy_tag() of its IP ID
+				 * (IPv4) or flow label (IPv6) and TCP header but the checksum */
+	__u32 synack_tsecr;	/* TSecr of the last SYN-ACK seen answering this SYN (host order),
+				 * valid with CAP_F_SYNACK_TS */
+	__u32 saved_size;	/* bytes the kernel asked kmalloc for while processing this copy,
+				 * valid with CAP_F_SAVED */
 	__u8 data[CAPTURE_MAX];	/* wire bytes from the MAC header to the end of the TCP header */
+};
+
+/* The size of include/linux/tcp.h's struct saved_syn before its data (three __u32 lengths, the
+ * same in 6.1 and 6.12): a saved copy of N header bytes is one kmalloc of this + N. */
+#define SAVED_SYN_HDR 12
+
+/* The packet the tc program saw last on this CPU: a saved-SYN allocation made while the kernel
+ * processes it (in the same softirq, on the same CPU) belongs to it. */
+struct cur_copy {
+	struct capture_key flow;
+	__u32 tag;
+	__u32 valid;
+};
+
+/* One saved-SYN object the memory follower follows (bpf/saved_syn_mem.bpf.c), by address. */
+struct mem_obj {
+	__u64 bytes;		/* requested size */
+	__u64 call_site;	/* kmalloc's caller (allocation), or kfree's (in mem_double) */
+	__u64 ts_ns;
+	struct capture_key flow;	/* the packet being processed; family 0 if none was known */
+	__u32 tag;		/* ... and which copy of it */
+	__u32 pad;
+};
+
+struct mem_stats {
+	__u64 allocs;		/* saved-SYN objects allocated */
+	__u64 frees;		/* ... of them freed */
+	__u64 untracked;	/* allocated, but the live map was full: not followed */
+	__u64 double_frees;	/* kfree of an object already freed, not allocated again since */
+	__u64 unattributed;	/* allocated with no captured packet to tie it to */
 };
 
 /* Per-device facts the loader supplies: how long the link-layer header is (ARPHRD-based). */
@@ -100,6 +152,9 @@ enum capture_counter {
 	CNT_COOKIE_PROVEN,	/* an ACK validated as a syncookie for a captured SYN (CAP_F_COOKIE_ACK) */
 	CNT_SYN_DROPPED,	/* the kernel dropped a copy of a captured SYN (kfree_skb) */
 	CNT_COPIES_CUT,		/* a copy beyond CAPTURE_MAX_COPIES, not kept */
+	CNT_FATE_UNMATCHED,	/* a dropped copy no kept copy's tag matched */
+	CNT_SYNACK_MATCHED,	/* a SYN-ACK answering a captured SYN (its TSecr noted) */
+	CNT_RST_MATCHED,	/* an RST of a captured SYN's flow (CAP_F_RST) */
 	CNT_MAX
 };
 
@@ -107,6 +162,6 @@ enum capture_counter {
 	"syn_seen", "captured", "too_long", "parse_error", "fragment", "no_dev_info", \
 	"insert_fail", "bound", "bind_miss", "bind_fail", "bpf_errors", "synack_seen", \
 	"active_bound", "active_bind_miss", "recaptured", "cookie_proven", \
-	"syn_dropped", "copies_cut"
+	"syn_dropped", "copies_cut", "fate_unmatched", "synack_matched", "rst_matched"
 
 #endif

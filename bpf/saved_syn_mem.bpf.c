@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Follows every saved-SYN copy from kmalloc to kfree (raw_tp/kmalloc, raw_tp/kfree; raw
- * tracepoints, as tp_btf cannot read their void * argument on 6.1): an
- * allocation whose call site lies in one of the saved-SYN functions (ranges userspace resolves
- * from /proc/kallsyms, on stock and patched kernels alike) is kept by address with its requested
- * size until it is freed. Counts what was allocated, freed, and is still live, exactly, with no
- * byte budget and no debug kernel. Loaded by a test process for as long as it runs.
+ * tracepoints, as tp_btf cannot read their void * argument on 6.1). An allocation whose call
+ * site lies in one of the saved-SYN functions (ranges userspace resolves from /proc/kallsyms, on
+ * stock and patched kernels alike) is kept by address with its requested size, its call site,
+ * and the packet the kernel was processing on this CPU (cur_copy, set by the tc program just
+ * before: the allocation happens in the same softirq). That copy of the SYN is marked
+ * CAP_F_SAVED with the size, so the comparator can check the size against the bytes read back
+ * and which copy the kernel saved. A kfree moves the object to mem_freed; a second kfree of it
+ * with no kmalloc of the address in between is a double free (mem_double). Exact counts, no
+ * byte budget, no debug kernel.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include <stdbool.h>
+
+#include "syn_maps.bpf.h"
 
 #define MEM_MAX_SITES 8
 
@@ -17,40 +24,128 @@ const volatile __u64 site_lo[MEM_MAX_SITES];
 const volatile __u64 site_hi[MEM_MAX_SITES];
 const volatile __u32 nsites;
 
-__u64 allocs, frees, untracked; /* untracked: live map full, the object not followed */
-
+/* Objects allocated and not yet freed, by address. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 262144);
-	__type(key, __u64);		/* the object's address */
-	__type(value, __u64);		/* bytes requested */
-} live SEC(".maps");
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u64);
+	__type(value, struct mem_obj);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} mem_live SEC(".maps");
+
+/* Objects freed, until their address is allocated again (by anyone). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u64);
+	__type(value, struct mem_obj);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} mem_freed SEC(".maps");
+
+/* Objects freed twice: call_site is the second kfree's caller. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u64);
+	__type(value, struct mem_obj);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} mem_double SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct mem_stats);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} mem_stats SEC(".maps");
+
+static __always_inline bool saved_syn_site(unsigned long call_site)
+{
+	int i;
+
+	for (i = 0; i < MEM_MAX_SITES; i++)
+		if (i < nsites && call_site >= site_lo[i] && call_site < site_hi[i])
+			return true;
+	return false;
+}
+
+/* Ties @o to the packet this CPU is processing, and marks that copy as saved. */
+static __always_inline bool attribute(struct mem_obj *o)
+{
+	struct capture_rec *copy, *latest;
+	struct cur_copy *cur;
+	__u32 zero = 0;
+
+	cur = bpf_map_lookup_elem(&cur_copy, &zero);
+	if (!cur || !cur->valid)
+		return false;
+	o->flow = cur->flow;
+	o->tag = cur->tag;
+	copy = find_copy(&cur->flow, cur->tag, 0, &latest);
+	if (!copy)
+		return false;
+	if (copy->flags & CAP_F_SAVED)
+		copy->flags |= CAP_F_SAVED_AGAIN;
+	copy->flags |= CAP_F_SAVED;
+	copy->saved_size = (__u32)o->bytes;
+	return true;
+}
 
 SEC("raw_tp/kmalloc")
 int BPF_PROG(on_kmalloc, unsigned long call_site, const void *ptr, __u64 bytes_req,
 	     __u64 bytes_alloc, unsigned int gfp_flags, int node)
 {
-	__u64 k = (__u64)ptr, v = bytes_req;
-	int i;
+	struct mem_obj o = { .bytes = bytes_req, .call_site = call_site };
+	struct mem_stats *st;
+	__u64 k = (__u64)ptr;
+	__u32 zero = 0;
 
-	for (i = 0; i < MEM_MAX_SITES; i++)
-		if (i < nsites && call_site >= site_lo[i] && call_site < site_hi[i])
-			break;
-	if (i == MEM_MAX_SITES || !ptr)
+	if (!ptr)
 		return 0;
-	if (bpf_map_update_elem(&live, &k, &v, BPF_ANY))
-		__sync_fetch_and_add(&untracked, 1);
-	__sync_fetch_and_add(&allocs, 1);
+	/* the address is in use again: a later kfree of it is no double free */
+	bpf_map_delete_elem(&mem_freed, &k);
+	if (!saved_syn_site(call_site))
+		return 0;
+	st = bpf_map_lookup_elem(&mem_stats, &zero);
+	if (!st)
+		return 0;
+	o.ts_ns = bpf_ktime_get_ns();
+	if (!attribute(&o))
+		__sync_fetch_and_add(&st->unattributed, 1);
+	if (bpf_map_update_elem(&mem_live, &k, &o, BPF_ANY))
+		__sync_fetch_and_add(&st->untracked, 1);
+	__sync_fetch_and_add(&st->allocs, 1);
 	return 0;
 }
 
 SEC("raw_tp/kfree")
 int BPF_PROG(on_kfree, unsigned long call_site, const void *ptr)
 {
+	struct mem_obj *o, d;
+	struct mem_stats *st;
 	__u64 k = (__u64)ptr;
+	__u32 zero = 0;
 
-	if (ptr && bpf_map_delete_elem(&live, &k) == 0)
-		__sync_fetch_and_add(&frees, 1);
+	if (!ptr)
+		return 0;
+	st = bpf_map_lookup_elem(&mem_stats, &zero);
+	if (!st)
+		return 0;
+	o = bpf_map_lookup_elem(&mem_live, &k);
+	if (o) {
+		bpf_map_update_elem(&mem_freed, &k, o, BPF_ANY);
+		bpf_map_delete_elem(&mem_live, &k);
+		__sync_fetch_and_add(&st->frees, 1);
+		return 0;
+	}
+	o = bpf_map_lookup_elem(&mem_freed, &k);
+	if (!o)
+		return 0;
+	d = *o;
+	d.call_site = call_site;
+	bpf_map_update_elem(&mem_double, &k, &d, BPF_ANY);
+	__sync_fetch_and_add(&st->double_frees, 1);
 	return 0;
 }
 

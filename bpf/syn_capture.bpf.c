@@ -97,16 +97,6 @@ static __always_inline void prove_syncookie(struct __sk_buff *skb, struct captur
 	bpf_sk_release(sk);
 }
 
-/* Every earlier copy of a SYN captured again (a retransmission or a duplicate), by flow and
- * arrival number; userspace takes them with the last copy (capture_take_copies()). */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 8192);
-	__type(key, struct copy_key);
-	__type(value, struct capture_rec);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} syn_copies SEC(".maps");
-
 /*
  * Another copy of the SYN already held under @key: the held one moves to syn_copies under its
  * arrival number and @rec (the new copy) takes its place, counting the copies. Returns the
@@ -123,8 +113,12 @@ static __always_inline long keep_copy(struct capture_key *key, struct capture_re
 		__u8 n = old->copies;
 
 		rec->copies = n < 255 ? n + 1 : 255;
-		rec->flags |= old->flags & (CAP_F_COPIES_CUT | CAP_F_COOKIE_ACK);
-		rec->drops = old->drops; /* what the kernel did with the earlier copies */
+		/* what is known of the flow: its flags, SYN-ACKs, and what the kernel did with
+		 * the earlier copies */
+		rec->flags |= old->flags & CAP_F_FLOW;
+		rec->synacks = old->synacks;
+		rec->synack_tsecr = old->synack_tsecr;
+		rec->drops = old->drops;
 		rec->drop_reason = old->drop_reason;
 		if (n < CAPTURE_MAX_COPIES) {
 			ck.flow = *key;
@@ -141,16 +135,182 @@ static __always_inline long keep_copy(struct capture_key *key, struct capture_re
 	return bpf_map_update_elem(&syn_by_flow, key, rec, BPF_ANY);
 }
 
+/* The TCP header of the packet in @rec (at @tcp_off) into @buf, for copy_tag() and options;
+ * indexes masked to the record (a truncated capture gives a tag nothing else matches). */
+static __always_inline void tcp_bytes(const struct capture_rec *rec, __u32 tcp_off, __u8 *buf)
+{
+	int i;
+
+	for (i = 0; i < 60; i++)
+		buf[i] = rec->data[(tcp_off + i) & (CAPTURE_MAX - 1)];
+}
+
+/* The TSecr of the timestamp option in TCP header @t (72 bytes buffered, 60 at most valid);
+ * 0 if none. Walks the options at fixed positions (the loop counter bounds every index). */
+static __always_inline int tsecr_of(const __u8 *t, __u32 *tsecr)
+{
+	__u32 len = (t[12] >> 4) * 4, next = 20;
+	int i;
+
+	for (i = 20; i < 60; i++) {
+		if (i != next)
+			continue;
+		if (i + 1 >= len || t[i] == 0)
+			return 0;
+		if (t[i] == 1) {
+			next = i + 1;
+			continue;
+		}
+		if (t[i + 1] < 2)
+			return 0;
+		if (t[i] == 8 && t[i + 1] == 10 && i + 10 <= len) {
+			*tsecr = (__u32)t[i + 6] << 24 | (__u32)t[i + 7] << 16 |
+				 (__u32)t[i + 8] << 8 | t[i + 9];
+			return 1;
+		}
+		next = i + t[i + 1];
+	}
+	return 0;
+}
+
+/*
+ * A SYN-ACK (@t, its TCP header) answering a SYN we captured: the SYN's flow is this one
+ * reversed, its ISN this ACK number - 1. Notes on the SYN's record how many SYN-ACKs answered
+ * it and the TSecr of the last: the request's ts_recent, i.e. the TSval of the copy of the SYN
+ * that created the request (tcp_check_req() does not update it for a retransmitted SYN).
+ */
+static __always_inline void note_synack(const struct capture_key *k, const __u8 *t)
+{
+	struct capture_key syn = { .family = k->family, .sport = k->dport, .dport = k->sport };
+	struct capture_rec *rec;
+	__u32 tsecr;
+
+	__builtin_memcpy(syn.saddr, k->daddr, 16);
+	__builtin_memcpy(syn.daddr, k->saddr, 16);
+	syn.seq = ((__u32)t[8] << 24 | (__u32)t[9] << 16 | (__u32)t[10] << 8 | t[11]) - 1;
+	rec = bpf_map_lookup_elem(&syn_by_flow, &syn);
+	if (!rec || (rec->flags & CAP_F_SYNACK))
+		return;
+	if (rec->synacks < 255)
+		rec->synacks++;
+	if (tsecr_of(t, &tsecr)) {
+		rec->synack_tsecr = tsecr;
+		rec->flags |= CAP_F_SYNACK_TS;
+	}
+	count(CNT_SYNACK_MATCHED);
+}
+
+/* An RST from a captured SYN's sender (seq = its ISN + 1): the request is gone. */
+static __always_inline void note_rst(struct capture_key *key, const struct tcphdr *th)
+{
+	struct capture_rec *rec;
+
+	key->seq = bpf_ntohl(th->seq) - 1;
+	rec = bpf_map_lookup_elem(&syn_by_flow, key);
+	if (!rec || (rec->flags & (CAP_F_SYNACK | CAP_F_RST)))
+		return;
+	rec->flags |= CAP_F_RST;
+	count(CNT_RST_MATCHED);
+}
+
+/*
+ * The link, network and TCP headers of @skb on a device described by @dev: the flow into @key
+ * (seq unset), the IP header into @iph, the header offsets, the fixed TCP header into @th.
+ * Returns 0 for a TCP segment (not a fragment), -1 for anything else.
+ */
+static __always_inline int parse_headers(struct __sk_buff *skb, const struct dev_info *dev,
+					 struct capture_key *key, union ip_hdr *iph,
+					 __u32 *net_off, __u32 *tcp_off, struct tcphdr *th)
+{
+	__u32 off;
+	__be16 proto;
+
+	off = dev->mac_len ? 14 : 0;
+	proto = skb->protocol;
+	if (dev->mac_len) {
+		__be16 et;
+
+		if (bpf_skb_load_bytes(skb, 12, &et, 2))
+			return -1;
+		/* An in-band tag (offloaded ones live in skb metadata, not in the bytes). */
+		if (et == ETH_P_8021Q_BE || et == ETH_P_8021AD_BE) {
+			if (bpf_skb_load_bytes(skb, 16, &et, 2))
+				return -1;
+			off = 18;
+		}
+		proto = et;
+	}
+	*net_off = off;
+
+	if (proto == bpf_htons(ETH_P_IP)) {
+		struct iphdr *ip = &iph->v4;
+
+		if (bpf_skb_load_bytes(skb, *net_off, ip, sizeof(*ip)) || ip->protocol != IPPROTO_TCP)
+			return -1;
+		if (ip->ihl < 5)
+			return -1;
+		if (ip->frag_off & bpf_htons(0x3fff)) {
+			count(CNT_FRAGMENT);
+			return -1;
+		}
+		*tcp_off = *net_off + ip->ihl * 4;
+		key->family = AF_INET;
+		__builtin_memcpy(key->saddr, &ip->saddr, 4);
+		__builtin_memcpy(key->daddr, &ip->daddr, 4);
+	} else if (proto == bpf_htons(ETH_P_IPV6)) {
+		struct ipv6hdr *ip6 = &iph->v6;
+		__u8 nexthdr;
+		int i;
+
+		if (bpf_skb_load_bytes(skb, *net_off, ip6, sizeof(*ip6)))
+			return -1;
+		nexthdr = ip6->nexthdr;
+		*tcp_off = *net_off + sizeof(*ip6);
+		for (i = 0; i < CAPTURE_MAX_EXTHDRS; i++) {
+			__u8 h[2];
+
+			if (nexthdr == IPPROTO_TCP)
+				break;
+			if (nexthdr == IPPROTO_FRAGMENT) {
+				count(CNT_FRAGMENT);
+				return -1;
+			}
+			if (nexthdr != IPPROTO_HOPOPTS && nexthdr != IPPROTO_ROUTING &&
+			    nexthdr != IPPROTO_DSTOPTS && nexthdr != IPPROTO_AH)
+				return -1;
+			if (bpf_skb_load_bytes(skb, *tcp_off, h, 2))
+				return -1;
+			/* AH counts 4-byte units minus 2; the others 8-byte units minus 1. */
+			*tcp_off += nexthdr == IPPROTO_AH ? (h[1] + 2) * 4 : (h[1] + 1) * 8;
+			nexthdr = h[0];
+		}
+		if (nexthdr != IPPROTO_TCP)
+			return -1;
+		key->family = AF_INET6;
+		__builtin_memcpy(key->saddr, &ip6->saddr, 16);
+		__builtin_memcpy(key->daddr, &ip6->daddr, 16);
+	} else {
+		return -1;
+	}
+
+	if (bpf_skb_load_bytes(skb, *tcp_off, th, sizeof(*th)))
+		return -1;
+	key->sport = th->source;
+	key->dport = th->dest;
+	return 0;
+}
+
 SEC("tc")
 int syn_capture(struct __sk_buff *skb)
 {
-	__u32 zero = 0, ifindex = skb->ifindex, off, net_off, tcp_off, len;
+	__u32 zero = 0, ifindex = skb->ifindex, net_off, tcp_off, len;
 	struct capture_key key = {};
 	struct capture_rec *rec;
+	struct cur_copy *cur;
 	struct dev_info *dev;
 	union ip_hdr iph;
+	__u8 tbuf[60];
 	struct tcphdr th;
-	__be16 proto;
 	__u64 n;
 	long err;
 
@@ -159,80 +319,12 @@ int syn_capture(struct __sk_buff *skb)
 		count(CNT_NO_DEV_INFO);
 		return TC_ACT_OK;
 	}
-	off = dev->mac_len ? 14 : 0;
-	proto = skb->protocol;
-	if (dev->mac_len) {
-		__be16 et;
-
-		if (bpf_skb_load_bytes(skb, 12, &et, 2))
-			return TC_ACT_OK;
-		/* An in-band tag (offloaded ones live in skb metadata, not in the bytes). */
-		if (et == ETH_P_8021Q_BE || et == ETH_P_8021AD_BE) {
-			if (bpf_skb_load_bytes(skb, 16, &et, 2))
-				return TC_ACT_OK;
-			off = 18;
-		}
-		proto = et;
-	}
-	net_off = off;
-
-	if (proto == bpf_htons(ETH_P_IP)) {
-		struct iphdr *ip = &iph.v4;
-
-		if (bpf_skb_load_bytes(skb, net_off, ip, sizeof(*ip)) || ip->protocol != IPPROTO_TCP)
-			return TC_ACT_OK;
-		if (ip->ihl < 5)
-			return TC_ACT_OK;
-		if (ip->frag_off & bpf_htons(0x3fff)) {
-			count(CNT_FRAGMENT);
-			return TC_ACT_OK;
-		}
-		tcp_off = net_off + ip->ihl * 4;
-		key.family = AF_INET;
-		__builtin_memcpy(key.saddr, &ip->saddr, 4);
-		__builtin_memcpy(key.daddr, &ip->daddr, 4);
-	} else if (proto == bpf_htons(ETH_P_IPV6)) {
-		struct ipv6hdr *ip6 = &iph.v6;
-		__u8 nexthdr;
-		int i;
-
-		if (bpf_skb_load_bytes(skb, net_off, ip6, sizeof(*ip6)))
-			return TC_ACT_OK;
-		nexthdr = ip6->nexthdr;
-		tcp_off = net_off + sizeof(*ip6);
-		for (i = 0; i < CAPTURE_MAX_EXTHDRS; i++) {
-			__u8 h[2];
-
-			if (nexthdr == IPPROTO_TCP)
-				break;
-			if (nexthdr == IPPROTO_FRAGMENT) {
-				count(CNT_FRAGMENT);
-				return TC_ACT_OK;
-			}
-			if (nexthdr != IPPROTO_HOPOPTS && nexthdr != IPPROTO_ROUTING &&
-			    nexthdr != IPPROTO_DSTOPTS && nexthdr != IPPROTO_AH)
-				return TC_ACT_OK;
-			if (bpf_skb_load_bytes(skb, tcp_off, h, 2))
-				return TC_ACT_OK;
-			/* AH counts 4-byte units minus 2; the others 8-byte units minus 1. */
-			tcp_off += nexthdr == IPPROTO_AH ? (h[1] + 2) * 4 : (h[1] + 1) * 8;
-			nexthdr = h[0];
-		}
-		if (nexthdr != IPPROTO_TCP)
-			return TC_ACT_OK;
-		key.family = AF_INET6;
-		__builtin_memcpy(key.saddr, &ip6->saddr, 16);
-		__builtin_memcpy(key.daddr, &ip6->daddr, 16);
-	} else {
+	if (parse_headers(skb, dev, &key, &iph, &net_off, &tcp_off, &th))
 		return TC_ACT_OK;
-	}
-
-	if (bpf_skb_load_bytes(skb, tcp_off, &th, sizeof(th)))
-		return TC_ACT_OK;
-	key.sport = th.source;
-	key.dport = th.dest;
 	if (!th.syn) {
-		if (th.ack && !th.rst)
+		if (th.rst)
+			note_rst(&key, &th);
+		else if (th.ack)
 			prove_syncookie(skb, &key, &iph,
 					key.family == AF_INET ? sizeof(iph.v4) : sizeof(iph.v6), &th);
 		return TC_ACT_OK;
@@ -281,8 +373,15 @@ int syn_capture(struct __sk_buff *skb)
 	/* A new key, or another copy of a SYN already held (keep_copy()): counted apart, so
 	 * that userspace can tell how many entries the LRU map evicted (capture_evictions()). */
 	rec->copies = 1;
+	rec->synacks = 0;
 	rec->drops = 0;
 	rec->drop_reason = 0;
+	rec->fate_reason = 0;
+	rec->saved_size = 0;
+	rec->synack_tsecr = 0;
+	tcp_bytes(rec, tcp_off, tbuf);
+	rec->tag = tag_tcp(tag_id(TAG_SEED, key.family == AF_INET6 ? ipv6_flow_label(&iph.v6) :
+							     bpf_ntohs(iph.v4.id)), tbuf);
 	err = bpf_map_update_elem(&syn_by_flow, &key, rec, BPF_NOEXIST);
 	/* Compared as int: the helper's error arrives zero-extended (seen: 0xffffffef, so a
 	 * 64-bit comparison with -EEXIST failed and every retransmission went uncaptured). */
@@ -297,6 +396,56 @@ int syn_capture(struct __sk_buff *skb)
 		return TC_ACT_OK;
 	}
 	count(CNT_CAPTURED);
+	/* the kernel processes this packet next, on this CPU: a saved copy it allocates now is
+	 * this copy's */
+	cur = bpf_map_lookup_elem(&cur_copy, &zero);
+	if (cur) {
+		cur->flow = key;
+		cur->tag = rec->tag;
+		cur->valid = 1;
+	}
+	return TC_ACT_OK;
+}
+
+/* The SYN-ACK's TCP header, in a map: the option walk indexes it by a variable offset, which
+ * the verifier allows in map values, not on the stack. */
+struct tcp_hdr_buf {
+	__u8 b[72];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct tcp_hdr_buf);
+} synack_scratch SEC(".maps");
+
+/*
+ * tc egress on the server's devices: each SYN-ACK the server sends is noted on the record of
+ * the SYN it answers (note_synack()): how many, and the TSecr of the last, which names the copy
+ * of the SYN that created the request. Nothing is captured here; the packet passes unchanged.
+ */
+SEC("tc")
+int synack_egress(struct __sk_buff *skb)
+{
+	__u32 ifindex = skb->ifindex, net_off, tcp_off, zero = 0;
+	struct capture_key key = {};
+	struct tcp_hdr_buf *buf;
+	struct dev_info *dev;
+	union ip_hdr iph;
+	struct tcphdr th;
+	__u64 n;
+
+	dev = bpf_map_lookup_elem(&dev_info, &ifindex);
+	buf = bpf_map_lookup_elem(&synack_scratch, &zero);
+	if (!dev || !buf || parse_headers(skb, dev, &key, &iph, &net_off, &tcp_off, &th) ||
+	    !th.syn || !th.ack)
+		return TC_ACT_OK;
+	n = th.doff * 4;
+	asm volatile("" : "+r"(n));
+	if (n < 20 || n > 60 || bpf_skb_load_bytes(skb, tcp_off, buf->b, n))
+		return TC_ACT_OK;
+	note_synack(&key, buf->b);
 	return TC_ACT_OK;
 }
 

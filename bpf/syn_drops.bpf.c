@@ -26,10 +26,12 @@ struct sk_buff {
 	__u16 network_header;
 } __attribute__((preserve_access_index));
 
-/* The flow key of the TCP segment whose IP header starts at @nh; 0, or -1 if it is none. */
+/* The flow key of the TCP segment whose IP header starts at @nh, and its copy_tag() in *@tag;
+ * 0, or -1 if it is none. */
 static __always_inline int flow_of(const unsigned char *nh, struct capture_key *key,
-				   struct tcphdr *th)
+				   struct tcphdr *th, __u32 *tag)
 {
+	__u8 t[60] = {};
 	const unsigned char *tcp;
 	__u8 ver;
 
@@ -45,6 +47,7 @@ static __always_inline int flow_of(const unsigned char *nh, struct capture_key *
 		__builtin_memcpy(key->saddr, &ip.saddr, 4);
 		__builtin_memcpy(key->daddr, &ip.daddr, 4);
 		tcp = nh + ip.ihl * 4;
+		*tag = tag_id(TAG_SEED, bpf_ntohs(ip.id));
 	} else if ((ver >> 4) == 6) {
 		struct ipv6hdr ip6;
 		__u8 next;
@@ -57,6 +60,7 @@ static __always_inline int flow_of(const unsigned char *nh, struct capture_key *
 		__builtin_memcpy(key->daddr, &ip6.daddr, 16);
 		next = ip6.nexthdr;
 		tcp = nh + sizeof(ip6);
+		*tag = tag_id(TAG_SEED, ipv6_flow_label(&ip6));
 		for (i = 0; i < CAPTURE_MAX_EXTHDRS && next != IPPROTO_TCP; i++) {
 			__u8 h[2];
 
@@ -74,30 +78,46 @@ static __always_inline int flow_of(const unsigned char *nh, struct capture_key *
 	}
 	if (bpf_probe_read_kernel(th, sizeof(*th), tcp))
 		return -1;
+	/* the options too (reading past a short header is harmless: the tag stops at doff) */
+	if (bpf_probe_read_kernel(t, sizeof(t), tcp))
+		__builtin_memcpy(t, th, sizeof(*th));
+	*tag = tag_tcp(*tag, t);
 	key->sport = th->source;
 	key->dport = th->dest;
 	key->seq = bpf_ntohl(th->seq);
 	return 0;
 }
 
+/*
+ * The kernel dropped @skb: if it is a copy of a captured SYN (or SYN-ACK), that copy's fate is
+ * "dropped, for @reason" (found by its tag among the kept copies; CNT_FATE_UNMATCHED if none
+ * matches), and the flow counts one more drop.
+ */
 SEC("tp_btf/kfree_skb")
 int BPF_PROG(syn_drop, struct sk_buff *skb, void *location, int reason)
 {
 	struct capture_key key = {};
-	struct capture_rec *rec;
+	struct capture_rec *rec, *copy;
 	struct tcphdr th;
 	unsigned char *head = BPF_CORE_READ(skb, head);
 	__u16 nh = BPF_CORE_READ(skb, network_header);
+	__u32 tag = 0;
 
-	if (flow_of(head + nh, &key, &th) || !th.syn)
+	if (flow_of(head + nh, &key, &th, &tag) || !th.syn)
 		return 0;
-	rec = bpf_map_lookup_elem(&syn_by_flow, &key);
+	copy = find_copy(&key, tag, CAP_F_DROPPED, &rec);
 	if (!rec)
 		return 0;
 	if (!rec->drops)
 		rec->drop_reason = (__u16)reason;
 	rec->drops++;
 	count(CNT_SYN_DROPPED);
+	if (!copy) {
+		count(CNT_FATE_UNMATCHED);
+		return 0;
+	}
+	copy->flags |= CAP_F_DROPPED;
+	copy->fate_reason = (__u16)reason;
 	return 0;
 }
 

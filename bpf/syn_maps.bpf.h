@@ -7,6 +7,8 @@
 #ifndef SYNTWIN_SYN_MAPS_BPF_H
 #define SYNTWIN_SYN_MAPS_BPF_H
 
+#include <linux/ipv6.h>
+
 #include "capture.h"
 
 /* tc ingress → sockops: captures waiting for their socket. */
@@ -26,6 +28,25 @@ struct {
 	__type(value, struct capture_rec);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } syn_by_cookie SEC(".maps");
+
+/* Every earlier copy of a SYN captured again (a retransmission or a duplicate), by flow and
+ * arrival number; userspace takes them with the last copy (capture_take_copies()). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 8192);
+	__type(key, struct copy_key);
+	__type(value, struct capture_rec);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} syn_copies SEC(".maps");
+
+/* tc → the memory follower: the packet this CPU is processing (struct cur_copy). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct cur_copy);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} cur_copy SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -58,6 +79,75 @@ static __always_inline void record_error(__u32 slot, __u32 line, long err)
 
 	bpf_map_update_elem(&errors, &slot, &e, BPF_ANY);
 	count(CNT_BPF_ERRORS);
+}
+
+/*
+ * copy_tag(): which copy of a SYN a packet is, as the tc program, the kfree_skb program and the
+ * memory follower each compute it from the bytes they see: FNV-1a over the IPv4 ID or IPv6 flow
+ * label (@id, 4 bytes) and the TCP header but its checksum (which a CHECKSUM_PARTIAL sender
+ * leaves unfinished). Retransmitted copies differ in their ID, flow label or timestamp; copies
+ * with the same tag are byte for byte the same SYN, so telling them apart does not matter.
+ */
+#define TAG_SEED 2166136261u
+#define TAG_MUL 16777619u
+
+/* @id: the IPv4 ID, or the IPv6 flow label (20 bits), as a number. */
+static __always_inline __u32 tag_id(__u32 h, __u32 id)
+{
+	h = (h ^ ((id >> 16) & 0xff)) * TAG_MUL;
+	h = (h ^ ((id >> 8) & 0xff)) * TAG_MUL;
+	return (h ^ (id & 0xff)) * TAG_MUL;
+}
+
+static __always_inline __u32 ipv6_flow_label(const struct ipv6hdr *ip6)
+{
+	return (__u32)(ip6->flow_lbl[0] & 0x0f) << 16 | (__u32)ip6->flow_lbl[1] << 8 |
+	       ip6->flow_lbl[2];
+}
+
+/* The TCP header part of the tag, from a 60-byte buffer holding the header at its start. */
+static __always_inline __u32 tag_tcp(__u32 h, const __u8 *tcp)
+{
+	__u32 len = (tcp[12] >> 4) * 4;
+	int i;
+
+	for (i = 0; i < 60; i++) {
+		if (i >= len)
+			break;
+		if (i == 16 || i == 17)
+			continue;
+		h = (h ^ tcp[i]) * TAG_MUL;
+	}
+	return h;
+}
+
+/*
+ * The kept copy of flow @key whose tag is @tag and that has none of @flags yet: the latest (in
+ * syn_by_flow), else the earliest such in syn_copies; NULL if none. *@latest receives the
+ * latest copy (the flow's record), NULL if the flow has none.
+ */
+static __always_inline struct capture_rec *find_copy(struct capture_key *key, __u32 tag,
+						     __u16 flags, struct capture_rec **latest)
+{
+	struct capture_rec *rec = bpf_map_lookup_elem(&syn_by_flow, key), *c;
+	struct copy_key ck = {};
+	__u32 n;
+
+	*latest = rec;
+	if (!rec)
+		return NULL;
+	if (rec->tag == tag && !(rec->flags & flags))
+		return rec;
+	ck.flow = *key;
+	for (n = 0; n < CAPTURE_MAX_COPIES - 1; n++) {
+		if (n + 1 >= rec->copies)
+			break;
+		ck.n = n;
+		c = bpf_map_lookup_elem(&syn_copies, &ck);
+		if (c && c->tag == tag && !(c->flags & flags))
+			return c;
+	}
+	return NULL;
 }
 
 #endif

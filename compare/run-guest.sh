@@ -37,12 +37,16 @@ if grep -q TCPSynAckSaved /proc/net/netstat; then
 	active=--active cdev="--dev c0@client"
 fi
 # shellcheck disable=SC2086
-syntwin-loader attach --netns server --dev s0 --dev tun0 --dev tap0 $cdev --cgroup /sys/fs/cgroup --entries "$entries"
+syntwin-loader attach --netns server --dev s0 --dev tun0 --dev tap0 $cdev --cgroup /sys/fs/cgroup --entries "$entries" ||
+	{ echo "syntwin: the witness did not attach (a setup error, not a verdict)" >&2; exit 2; }
 # Room for every TIME_WAIT socket (the netns default here is 4096). An overflowing TIME_WAIT
 # socket is destroyed at once, and a late segment of its flow then reaches the listener; while
 # syncookies are forced its cookie is still valid and the kernel accepts a second connection
 # that never had a SYN (seen: the same 4-tuple accepted twice, no BPF capture, no saved SYN).
 ip netns exec server sh -c "echo $((4 * n + 4096)) > /proc/sys/net/ipv4/tcp_max_tw_buckets"
+# A request whose handshake is abandoned expires after one SYN-ACK retransmission (3 s), well
+# inside the run: its saved copy must be freed by the end (the memory follower checks).
+ip netns exec server sh -c "echo 1 > /proc/sys/net/ipv4/tcp_synack_retries"
 # Fast Open SYNs carry data without a cookie; the server takes it without one (TFO 0x202).
 ip netns exec server sh -c "echo 514 > /proc/sys/net/ipv4/tcp_fastopen"
 # The mix: default = 5% crafted SYNs on tun0 (every profile shape, plus the must-drop ones),
@@ -60,11 +64,17 @@ fuzz) ncrafted=0 nfuzz=$n ;;
 *) ncrafted=0 ;;
 esac
 nfuzz=${nfuzz:-0} ntap=${ntap:-0}
+# Planned handshakes (crafted, on tun0): 16 whose first SYN-ACK is held back, so the SYN is
+# retransmitted into its request (they connect: counted in expect below), and 16 abandoned ones
+# (8 reset, 8 left to expire), each group over both families and both modes.
+nheld=0 nabandoned=0
+case $mix in default | crafted) nheld=16 nabandoned=16 ;; esac
+[ "$rerun" = 0 ] || nheld=0 nabandoned=0
 nsockets=$((n - ncrafted - nfuzz - ntap))
 [ "$mix" != replay ] || nsockets=0
 ncookie=$((nsockets / 100))
 # What the server waits for: every connection, or in a rerun the selected ones.
-expect=$n expect_active=$nsockets
+expect=$((n + nheld)) expect_active=$nsockets
 if [ "$rerun" = 1 ]; then
 	expect=0 expect_active=0
 	if [ "$mix" = replay ]; then
@@ -83,7 +93,8 @@ fi
 t_attached=$(up)
 rm -f /tmp/server-ready
 syntwin-server --out "$out" --connections "$expect" --active "$([ -n "$active" ] && echo "$expect_active" || echo 0)" \
-	--seed "$seed" --series-hash "$shash" --mix "$mix" --ready-file /tmp/server-ready "$@" &
+	--seed "$seed" --series-hash "$shash" --mix "$mix" --ready-file /tmp/server-ready \
+	--held-back "$nheld" --abandoned "$nabandoned" "$@" &
 spid=$!
 i=0
 while [ ! -e /tmp/server-ready ]; do
@@ -102,6 +113,8 @@ elif [ "$mix" = replay ]; then
 	# shellcheck disable=SC2086
 	syntwin-crafted --replay $out/replay.pcap $rr || crc=$?
 else
+	[ $((nheld + nabandoned)) = 0 ] ||
+		syntwin-crafted --held-back "$nheld" --abandoned "$nabandoned" --seed "$((seed + 3))" || crc=$?
 	# shellcheck disable=SC2086
 	[ "$ncrafted" = 0 ] || syntwin-crafted --connections "$ncrafted" --seed "$seed" $rr || crc=$?
 	# shellcheck disable=SC2086

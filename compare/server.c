@@ -33,6 +33,7 @@
 #include "inet_csum.h"
 #include "json_out.h"
 #include "labels.h"
+#include "abandoned.h"
 #include "native_read.h"
 #include "net_helpers.h"
 #include "netstat.h"
@@ -40,7 +41,9 @@
 #include "report.h"
 #include "rng.h"
 #include "slabinfo.h"
+#include "saved_syn_mem.h"
 #include "unbound.h"
+#include "which_copy.h"
 
 #define PORT_BASE 7001
 
@@ -51,13 +54,15 @@ struct opts {
 	bool test_corrupt_covered;	/* TEST ONLY: corrupt_covered() */
 	const char *test_fault;		/* "kill-server" or "panic" */
 	bool hex_all;
+	uint64_t held_back, abandoned;	/* planned handshakes (tun_peer.c), for the summary */
 };
 
 /* The generators a record can name; the last one is for records no generator named. */
-enum { GEN_SOCKETS, GEN_CRAFTED, GEN_TAP, GEN_FUZZ, GEN_REPLAY, GEN_REJECTED, GEN_UNKNOWN,
-       GEN_MAX };
+enum { GEN_SOCKETS, GEN_CRAFTED, GEN_TAP, GEN_FUZZ, GEN_REPLAY, GEN_REJECTED, GEN_HELD_BACK,
+       GEN_ABANDONED_RST, GEN_ABANDONED_EXPIRE, GEN_UNKNOWN, GEN_MAX };
 static const char *const gen_names[GEN_MAX] = { "sockets", "crafted", "crafted-tap", "fuzz",
-						"replay", "rejected", "unknown" };
+						"replay", "rejected", "held-back",
+						"abandon-rst", "abandon-expire", "unknown" };
 
 struct stats {
 	uint64_t conns, verdict[V_MAX], reason[R_MAX], unexplained, small_buffer_checks;
@@ -74,6 +79,11 @@ struct stats {
 	int64_t cookies_base, tcpext_base[4];
 	const char *cookie_counter; /* the TcpExt counter that cross-checks syncookie proofs */
 	uint64_t records_written; /* JSONL records on disk (report.lines_written) */
+	uint64_t proven[GEN_MAX];	/* planned records proven as planned (held-back: explained
+					 * syn-retransmit; abandoned: explained abandoned) */
+	struct mem_counts mem;		/* the memory follower at the end */
+	uint64_t mem_settle_ms;		/* waited for the last requests to go */
+	uint64_t mem_leaks;		/* verdicts on objects outstanding at the end */
 	bool partial;
 };
 
@@ -92,10 +102,11 @@ static const char usage[] =
 	"usage: syntwin-server --out DIR [--connections N] [--seed S] [--netns NAME]\n"
 	"                      [--series-hash H] [--small-buffer-permille P] [--idle-timeout S]\n"
 	"                      [--ready-file F] [--active N] [--hex-all] [--mix NAME]\n"
-	"                      [--rerun-of DIR] [--test-corrupt K]\n"
+	"                      [--rerun-of DIR] [--test-corrupt K] [--held-back H --abandoned A]\n"
 	"                      [--test-fault kill-server|panic --test-fault-after N]\n"
 	"  --hex-all         both byte strings in every JSONL record, not only differing ones\n"
 	"  --active N        also expect N active-direction records from syntwin-client\n"
+	"  --held-back H --abandoned A  the planned handshakes syntwin-crafted makes (summary)\n"
 	"  --test-corrupt K  TEST ONLY: flip one byte of every K-th BPF record before comparing\n"
 	"  --test-corrupt-covered  TEST ONLY: make the kernel's copy wrong inside each region an\n"
 	"                    explanation covers (corrupt_covered()); every such record must fail\n"
@@ -145,6 +156,10 @@ static int parse(int argc, char **argv, struct opts *o)
 			rc = parse_u64_range(a, v, 0, 1000, &o->small_buffer_permille, err, sizeof(err));
 		else if (!strcmp(a, "--idle-timeout"))
 			rc = parse_u64_range(a, v, 1, 3600, &o->idle_s, err, sizeof(err));
+		else if (!strcmp(a, "--held-back"))
+			rc = parse_u64_range(a, v, 0, 100000, &o->held_back, err, sizeof(err));
+		else if (!strcmp(a, "--abandoned"))
+			rc = parse_u64_range(a, v, 0, 100000, &o->abandoned, err, sizeof(err));
 		else if (!strcmp(a, "--active"))
 			rc = parse_u64_range(a, v, 0, 100000000, &o->active, err, sizeof(err));
 		else if (!strcmp(a, "--test-fault-after"))
@@ -273,13 +288,19 @@ static int rx_env_init(void)
 	return 0;
 }
 
-static void count_gen(struct stats *st, const char *gen)
+/* Counts a passive record under its generator; a planned one proven as planned (its verdict
+ * explained with the reason its plan makes: @res) counts as proven too. */
+static void count_gen(struct stats *st, const char *gen, const struct compare_result *res)
 {
 	int g = 0;
 
 	while (g < GEN_UNKNOWN && (!gen || strcmp(gen, gen_names[g])))
 		g++;
 	st->gen[g]++;
+	if (res->verdict == V_EXPLAINED &&
+	    res->reason == (g == GEN_HELD_BACK ? R_RETRANSMIT : R_ABANDONED) &&
+	    (g == GEN_HELD_BACK || g == GEN_ABANDONED_RST || g == GEN_ABANDONED_EXPIRE))
+		st->proven[g]++;
 }
 
 static const struct opts *fault_opts; /* TEST ONLY (--test-fault) */
@@ -313,41 +334,6 @@ static void record(struct report *rep, const struct conn_record *c, struct stats
 	test_fault(rep);
 }
 
-/*
- * The witness saw @last->copies copies of this SYN (or SYN-ACK): a retransmission or a
- * duplicate, which is the witness's own proof that there was more than one. The kernel saved
- * one of them; @res is the verdict against the last. If that was unexplained, any earlier copy
- * (in arrival order) that the kernel's bytes match explains it as syn-retransmit, naming which.
- * Returns the new "unexplained" flag.
- */
-static int match_copies(const struct capture_rec *last, const struct capture_rec *copy, int n,
-			const struct compare_input *in, struct compare_result *res, int bad)
-{
-	for (int i = 0; bad && in->native && i < n; i++) {
-		struct compare_input ini = *in;
-		struct compare_result ri;
-		const char *was;
-
-		ini.bpf = copy[i].data;
-		ini.bpf_len = copy[i].cap_len;
-		ini.bpf_mac_len = copy[i].mac_len;
-		if (classify(&ini, &ri))
-			continue;
-		was = reason_names[ri.reason]; /* "" for R_NONE */
-		*res = ri;
-		res->verdict = V_EXPLAINED;
-		res->reason = R_RETRANSMIT;
-		snprintf(res->detail, sizeof(res->detail), "the witness saw %u copies; the kernel "
-			 "saved copy %d of them (the last is %u)%s%s", last->copies, i + 1,
-			 last->copies, was[0] ? ", equal but for " : "", was);
-		return 0;
-	}
-	if (bad && n >= 0 && (last->flags & CAP_F_COPIES_CUT))
-		strncat(res->detail, "; more copies came than the witness keeps",
-			sizeof(res->detail) - strlen(res->detail) - 1);
-	return bad;
-}
-
 /* What the generators said about each connection before making it (labels.h). */
 static struct labels labels;
 /* The flows of connections judged bpf-missing (their capture's binding was lost): a capture of
@@ -364,16 +350,58 @@ static void remember_missing(const struct conn_record *c)
 		labels_put(&missing_flows, &l);
 }
 
-/* The verdict on the bytes: the kernel's copy against the witness's last copy, then any
- * earlier one. */
-static int judge_bytes(const struct compare_input *in, const struct capture_rec *last,
-		       const struct capture_rec *copy, int ncopies, struct compare_result *res)
-{
-	int bad = classify(in, res);
+/* The memory follower (always attached with the witness). */
+static struct saved_syn_mem *mem;
 
-	if (last && (last->flags & CAP_F_RECAPTURED))
-		bad = match_copies(last, copy, ncopies, in, res, bad);
-	return bad;
+/* The witness's copies of one SYN (or SYN-ACK), in arrival order, as the judge sees them. */
+struct copies {
+	struct capture_rec rec[CAPTURE_MAX_COPIES];
+	struct copy_view view[CAPTURE_MAX_COPIES];
+	int n;
+	bool cut;
+};
+
+static void view_of(const struct capture_rec *r, struct copy_view *v)
+{
+	*v = (struct copy_view){ .data = r->data, .len = r->cap_len, .mac_len = r->mac_len,
+				 .dropped = r->flags & CAP_F_DROPPED,
+				 .drop_reason = r->flags & CAP_F_DROPPED ?
+						capture_drop_reason_name(r->fate_reason) : NULL,
+				 .saved = r->flags & CAP_F_SAVED,
+				 .saved_again = r->flags & CAP_F_SAVED_AGAIN,
+				 .saved_size = r->saved_size };
+}
+
+/* @last (the bound capture) and its earlier copies, taken from syn_copies. */
+static void gather_copies(struct capture_client *cc, const struct capture_rec *last,
+			  struct copies *cp)
+{
+	int k = 0;
+
+	if (last->flags & CAP_F_RECAPTURED)
+		k = capture_take_copies(cc, last, cp->rec, CAPTURE_MAX_COPIES - 1);
+	if (k < 0)
+		k = 0;
+	cp->rec[k] = *last;
+	cp->n = k + 1;
+	cp->cut = (last->flags & CAP_F_COPIES_CUT) || cp->n < last->copies;
+	for (int i = 0; i < cp->n; i++)
+		view_of(&cp->rec[i], &cp->view[i]);
+}
+
+/* The verdict on the bytes and the allocation: which_copy.h. */
+static int judge_bytes(const struct compare_input *in, const struct copies *cp, bool active,
+		       struct compare_result *res)
+{
+	const struct capture_rec *last = cp->n ? &cp->rec[cp->n - 1] : NULL;
+	struct copies_input ci = { .in = in, .copy = cp->view, .n = cp->n, .cut = cp->cut,
+				   .active = active, .mem_followed = mem != NULL };
+
+	if (last && (last->flags & CAP_F_SYNACK_TS)) {
+		ci.have_tsecr = true;
+		ci.tsecr = last->synack_tsecr;
+	}
+	return judge_copies(&ci, res);
 }
 
 /*
@@ -435,9 +463,10 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	bool active = !strcmp(c->direction, "active");
 	struct compare_input in = { .mode = c->mode, .env = &rx_env };
 	struct compare_result res;
-	struct capture_rec rec, copy[CAPTURE_MAX_COPIES];
+	struct capture_rec rec;
+	static struct copies cp;
 	uint8_t corrupted[1024];
-	int have_bpf, bad, ncopies = 0;
+	int have_bpf, bad;
 
 	c->res = &res;
 	rx_env.hi_ms = realtime_ms() + 1000;
@@ -455,9 +484,10 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	/* The witness saw this connection's ACK validated as a syncookie (prove_syncookie() in
 	 * bpf/syn_capture.bpf.c): per connection, and nothing the saved-SYN code can touch. */
 	in.syncookie_proven = have_bpf && !active && (rec.flags & CAP_F_COOKIE_ACK);
-	if (have_bpf && (rec.flags & CAP_F_RECAPTURED))
-		ncopies = capture_take_copies(cc, &rec, copy, CAPTURE_MAX_COPIES);
-	bad = judge_bytes(&in, have_bpf ? &rec : NULL, copy, ncopies, &res);
+	cp.n = 0;
+	if (have_bpf)
+		gather_copies(cc, &rec, &cp);
+	bad = judge_bytes(&in, &cp, active, &res);
 	if (o->test_corrupt_covered && in.native && in.native_len <= sizeof(corrupted)) {
 		const char *region;
 
@@ -465,7 +495,7 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 		region = corrupt_covered(&in, &res, corrupted);
 		if (region) {
 			in.native = corrupted;
-			bad = judge_bytes(&in, have_bpf ? &rec : NULL, copy, ncopies, &res);
+			bad = judge_bytes(&in, &cp, active, &res);
 			st->test_corrupted++;
 			fprintf(stderr, "TEST CORRUPT: %s\n", region);
 		}
@@ -507,7 +537,7 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 		st->conns++;
 		if (have_bpf)
 			count_shape(st, shape_of(rec.data, rec.cap_len, rec.mac_len));
-		count_gen(st, c->gen);
+		count_gen(st, c->gen, &res);
 	}
 	st->verdict[res.verdict]++;
 	st->reason[res.reason]++;
@@ -643,8 +673,9 @@ static void one_socket(int fd, int family, int mode, int ufd, const struct opts 
 	compare_one(&c, native, n, small, o, cc, rep, st);
 }
 
-static void judge_capture(const struct capture_key *k, const struct capture_rec *r,
-			  const struct label *l, struct report *rep, struct stats *st);
+static void judge_capture(struct capture_client *cc, const struct capture_key *k,
+			  const struct capture_rec *r, const struct label *l, struct report *rep,
+			  struct stats *st);
 
 /* A generator gave up on a SYN (no SYN-ACK came): judge its capture now, as one connection. */
 static void gave_up(const struct active_msg *m, struct capture_client *cc, struct report *rep,
@@ -663,7 +694,7 @@ static void gave_up(const struct active_msg *m, struct capture_client *cc, struc
 		lp = &l;
 	st->conns++;
 	if (capture_take_flow(cc, &k, &r) == 0) {
-		judge_capture(&k, &r, lp, rep, st);
+		judge_capture(cc, &k, &r, lp, rep, st);
 		return;
 	}
 	/* The generator wrote a SYN that the witness never saw. */
@@ -787,8 +818,51 @@ static const char *declared(const struct label *l)
  * confirm (explained: rejected-by-kernel if declared must-drop, dropped-by-kernel if nothing
  * was declared), else "unbound", unexplained, with the flow named.
  */
-static void judge_capture(const struct capture_key *k, const struct capture_rec *r,
-			  const struct label *l, struct report *rep, struct stats *st)
+/* The follower's objects still allocated at the end of the run (mem_collect()): each is
+ * judged once, on its flow's record (an abandoned request) or as a leak of its own. */
+struct live_obj {
+	uint64_t addr;
+	struct mem_obj o;
+	bool judged;
+};
+static struct live_obj *live;
+static size_t nlive;
+static unsigned int synack_retries; /* the server netns's net.ipv4.tcp_synack_retries */
+
+/* The call site of the outstanding saved copy of flow @k, or NULL if none is outstanding. */
+static const char *leaked_site(const struct capture_key *k, char *buf, size_t len)
+{
+	for (size_t i = 0; i < nlive; i++) {
+		if (live[i].judged || memcmp(&live[i].o.flow, k, sizeof(*k)))
+			continue;
+		live[i].judged = true;
+		return saved_syn_mem_symbol(live[i].o.call_site, buf, len);
+	}
+	return NULL;
+}
+
+/* A planned abandoned handshake (abandoned.h). */
+static int judge_planned_abandon(struct capture_client *cc, const struct capture_key *k,
+				 const struct capture_rec *r, const struct label *l,
+				 struct compare_result *res)
+{
+	static struct copies cp;
+	char site[160];
+	struct abandoned_input in = { .expire = !strcmp(l->gen, "abandon-expire"),
+				      .mode = ntohs(k->dport) - PORT_BASE + 1,
+				      .rst_seen = r->flags & CAP_F_RST, .synacks = r->synacks,
+				      .synack_retries = synack_retries };
+
+	gather_copies(cc, r, &cp);
+	in.copy = cp.view;
+	in.n = cp.n;
+	in.leaked_at = leaked_site(k, site, sizeof(site));
+	return judge_abandoned(&in, res);
+}
+
+static void judge_capture(struct capture_client *cc, const struct capture_key *k,
+			  const struct capture_rec *r, const struct label *l, struct report *rep,
+			  struct stats *st)
 {
 	struct unbound_input in = { .bytes = r->data, .len = r->cap_len, .mac_len = r->mac_len,
 				    .parse_err = r->flags & CAP_F_PARSE_ERR, .drops = r->drops,
@@ -802,23 +876,25 @@ static void judge_capture(const struct capture_key *k, const struct capture_rec 
 				 .res = &res, .gen = l ? l->gen : NULL, .knobs = l ? l->knobs : NULL,
 				 .gen_index = l ? l->index : 0, .gen_seed = l ? l->seed : 0,
 				 .copies = r->copies };
-	int bad = judge_unbound(&in, &res);
+	int bad = l && !strncmp(l->gen, "abandon-", 8) ?
+			  judge_planned_abandon(cc, k, r, l, &res) : judge_unbound(&in, &res);
 
 	inet_ntop(k->family, k->saddr, c.saddr, sizeof(c.saddr));
 	inet_ntop(k->family, k->daddr, c.daddr, sizeof(c.daddr));
 	st->verdict[res.verdict]++;
 	st->reason[res.reason]++;
 	st->unexplained += bad;
-	count_gen(st, c.gen);
+	count_gen(st, c.gen, &res);
 	if (bad) {
 		char text[512];
 		struct syn_layout lay;
 
 		syn_layout(r->data, r->cap_len, r->mac_len, &lay);
 		syn_decode_text(r->data, &lay, text, sizeof(text));
-		fprintf(stderr, "syntwin: %s passive %s:%u > %s:%u isn %u (%s): unbound: %s; %s\n",
+		fprintf(stderr, "syntwin: %s passive %s:%u > %s:%u isn %u (%s): %s: %s; %s\n",
 			k->family == AF_INET6 ? "IPv6" : "IPv4", c.saddr, c.sport, c.daddr, c.dport,
-			k->seq, c.knobs ? c.knobs : "no generator named it", res.detail, text);
+			k->seq, c.knobs ? c.knobs : "no generator named it",
+			verdict_names[res.verdict], res.detail, text);
 	}
 	record(rep, &c, st);
 }
@@ -846,9 +922,146 @@ static int judge_left(const struct capture_key *k, const struct capture_rec *r, 
 		return 0;
 	}
 	have = labels_take(&labels, &f, true, k->seq, &l, &dup) == 0 && !dup;
-	judge_capture(k, r, have ? &l : NULL, u->rep, u->st);
+	judge_capture(u->cc, k, r, have ? &l : NULL, u->rep, u->st);
 	capture_take_flow(u->cc, k, &gone); /* judged: no longer waiting */
 	return 0;
+}
+
+/* A number from a /proc/sys file of this netns, 0 if unreadable. */
+static unsigned long read_sysctl_uint(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	unsigned long v = 0;
+
+	if (f && fscanf(f, "%lu", &v) != 1)
+		v = 0;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+#define MEM_SETTLE_MS 10000 /* the last planned request expires 3 s after its SYN */
+
+static uint64_t elapsed_ms(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (uint64_t)((t1.tv_sec - t0->tv_sec) * 1000 + (t1.tv_nsec - t0->tv_nsec) / 1000000);
+}
+
+static int keep_live(uint64_t addr, const struct mem_obj *o, void *arg)
+{
+	size_t *cap = arg;
+
+	if (nlive == *cap)
+		return 1;
+	live[nlive++] = (struct live_obj){ .addr = addr, .o = *o };
+	return 0;
+}
+
+/*
+ * The end, for memory: every socket is closed and the planned requests expire; wait until no
+ * saved copy is outstanding (at most MEM_SETTLE_MS), then keep those that still are, each to be
+ * judged (leaked_site(), judge_leaks()).
+ */
+static void mem_collect(struct stats *st)
+{
+	struct timespec t0;
+	size_t cap;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		saved_syn_mem_read(mem, &st->mem);
+		if (st->mem.live <= 0)
+			break;
+		usleep(50 * 1000);
+	} while (elapsed_ms(&t0) < MEM_SETTLE_MS);
+	st->mem_settle_ms = elapsed_ms(&t0);
+	cap = st->mem.live > 0 ? (size_t)st->mem.live + 1024 : 1024;
+	live = calloc(cap, sizeof(*live));
+	if (live)
+		saved_syn_mem_each(mem, 0, keep_live, &cap);
+}
+
+/* One memory verdict (a leak, a double free) on the flow of object @o: unexplained. */
+static void mem_verdict(const struct mem_obj *o, const char *what, struct report *rep,
+			struct stats *st)
+{
+	struct compare_result res = { .verdict = V_DIFFER, .diff_off = -1 };
+	struct conn_record c = { .family = o->flow.family, .direction = "memory",
+				 .sport = ntohs(o->flow.sport), .dport = ntohs(o->flow.dport),
+				 .res = &res };
+	char site[160];
+
+	snprintf(res.detail, sizeof(res.detail), "a saved copy of %llu bytes (allocated for isn "
+		 "%u) %s", (unsigned long long)o->bytes, o->flow.seq, what);
+	if (o->flow.family) {
+		inet_ntop(o->flow.family, o->flow.saddr, c.saddr, sizeof(c.saddr));
+		inet_ntop(o->flow.family, o->flow.daddr, c.daddr, sizeof(c.daddr));
+	}
+	st->verdict[V_DIFFER]++;
+	st->unexplained++;
+	st->mem_leaks++;
+	fprintf(stderr, "syntwin: %s memory %s:%u > %s:%u: differ: %s (%s)\n",
+		o->flow.family == AF_INET6 ? "IPv6" : o->flow.family ? "IPv4" : "unknown flow",
+		c.saddr, c.sport, c.daddr, c.dport, res.detail,
+		saved_syn_mem_symbol(o->call_site, site, sizeof(site)));
+	record(rep, &c, st);
+}
+
+static int judge_double(uint64_t addr, const struct mem_obj *o, void *arg)
+{
+	struct judge_ctx *u = arg;
+	char what[200], site[160];
+
+	(void)addr;
+	snprintf(what, sizeof(what), "was freed twice (the second kfree from %s)",
+		 saved_syn_mem_symbol(o->call_site, site, sizeof(site)));
+	mem_verdict(o, what, u->rep, u->st);
+	return 0;
+}
+
+/* Every saved copy still allocated that no record judged, and every one freed twice. */
+static void judge_leaks(struct judge_ctx *u)
+{
+	for (size_t i = 0; i < nlive; i++)
+		if (!live[i].judged)
+			mem_verdict(&live[i].o, "was never freed (outstanding at the end of the run)",
+				    u->rep, u->st);
+	saved_syn_mem_each(mem, 1, judge_double, u);
+	free(live);
+	live = NULL;
+	nlive = 0;
+}
+
+static void summary_memory(struct json_out *j, const struct stats *st)
+{
+	json_open(j, "memory_follower", '{');
+	json_u64(j, "allocated", st->mem.allocs);
+	json_u64(j, "freed", st->mem.frees);
+	json_i64(j, "outstanding", st->mem.live);
+	json_u64(j, "double_frees", st->mem.double_frees);
+	json_u64(j, "unattributed", st->mem.unattributed);
+	json_u64(j, "untracked", st->mem.untracked);
+	json_u64(j, "verdicts", st->mem_leaks);
+	json_u64(j, "settle_ms", st->mem_settle_ms);
+	json_close(j);
+}
+
+static void summary_planned(struct json_out *j, const struct opts *o, const struct stats *st)
+{
+	json_open(j, "planned", '{');
+	json_open(j, "held_back", '{');
+	json_u64(j, "planned", o->held_back);
+	json_u64(j, "proven_syn_retransmit", st->proven[GEN_HELD_BACK]);
+	json_close(j);
+	json_open(j, "abandoned", '{');
+	json_u64(j, "planned", o->abandoned);
+	json_u64(j, "proven_reset", st->proven[GEN_ABANDONED_RST]);
+	json_u64(j, "proven_expired", st->proven[GEN_ABANDONED_EXPIRE]);
+	json_close(j);
+	json_close(j);
 }
 
 /* Bytes of the caches a saved SYN lives in (kmalloc-96, kmalloc-128; see bench/memory.sh). */
@@ -1005,6 +1218,9 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 	summary_witness(&j, cc, st);
 	summary_tcpext(&j, st);
 	summary_syncookie(&j, st, final);
+	summary_planned(&j, o, st);
+	if (final)
+		summary_memory(&j, st);
 	json_str(&j, "kernel", u.release);
 	json_str(&j, "series_hash", o->series_hash);
 	json_u64(&j, "seed", o->seed);
@@ -1135,7 +1351,9 @@ static int finish_run(const struct opts *o, struct capture_client *cc, struct re
 		close(ufd);
 		unlink(CLIENT_SOCK_PATH);
 	}
+	mem_collect(st);
 	capture_each_unbound(cc, judge_left, &(struct judge_ctx){ cc, rep, st });
+	judge_leaks(&(struct judge_ctx){ cc, rep, st });
 	st->evictions = capture_evictions(cc);
 	if (st->evictions > 0 || st->lost)
 		fprintf(stderr, "syntwin-server: the witness's maps (%u entries each) evicted %lld "
@@ -1196,7 +1414,7 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	if (enter_netns(o.netns) || rx_env_init() || capture_client_open(&cc) ||
-	    report_open(&rep, o.out))
+	    !(mem = saved_syn_mem_open_pinned()) || report_open(&rep, o.out))
 		return 2;
 	if (reserve_space(o.out)) {
 		fprintf(stderr, "syntwin-server: cannot write %s/%s: %s\n", o.out, RESERVE_NAME,
@@ -1204,6 +1422,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	rep.hex_all = o.hex_all;
+	synack_retries = (unsigned int)read_sysctl_uint("/proc/sys/net/ipv4/tcp_synack_retries");
 	st.cookie_counter = tcpext_counter("TCPSynNotSavedCookie") >= 0 ? "TCPSynNotSavedCookie" :
 								   "SyncookiesRecv";
 	st.cookies_base = tcpext_counter(st.cookie_counter);

@@ -12,6 +12,7 @@
  * usage: syntwin-crafted --connections N [--seed S] [--profiles DIR] [--dev tun0] [--fuzz]
  *        syntwin-crafted --tap --dev tap0 ...   (Ethernet frames on a tap device instead)
  *        syntwin-crafted --replay FILE [--count]
+ *        syntwin-crafted --held-back H --abandoned A [--seed S]   (planned handshakes)
  * With --rerun JSONL only the connections that were not identical in that earlier run are made
  * (their indexes, or packet numbers for a replay); --count prints how many would connect.
  */
@@ -563,11 +564,111 @@ static int replay(const char *file, int count_only)
 	return failed ? 1 : 0;
 }
 
+/* --- planned handshakes: held-back SYN-ACKs and abandoned requests ----------------------- */
+
+#define PLAN_SPORT 58000	/* above the profile run's ports (30000 + 28000) */
+
+enum plan_kind { PLAN_HELD_BACK, PLAN_ABANDON_RST, PLAN_ABANDON_EXPIRE };
+static const char *const plan_gen[] = { "held-back", "abandon-rst", "abandon-expire" };
+
+/* A Linux-like SYN with timestamps, TSval @tsval: MSS, SACK-permitted, TS, NOP, WS 7. */
+static void plan_shape(int family, uint32_t tsval, uint16_t ipid, struct syn_shape *s)
+{
+	static const uint8_t opt[20] = { 2, 4, 0x05, 0xb4, 4, 2, 8, 10, 0, 0, 0, 0,
+					 0, 0, 0, 0, 1, 3, 3, 7 };
+
+	*s = (struct syn_shape){ .family = family, .ttl = 64, .df = 1, .win = 64240, .ipid = ipid,
+				 .flow = ipid, .flags = 0x02, .tcpopt_len = sizeof(opt) };
+	memcpy(s->tcpopt, opt, sizeof(opt));
+	s->tcpopt[8] = (uint8_t)(tsval >> 24);
+	s->tcpopt[9] = (uint8_t)(tsval >> 16);
+	s->tcpopt[10] = (uint8_t)(tsval >> 8);
+	s->tcpopt[11] = (uint8_t)tsval;
+	snprintf(s->name, sizeof(s->name), "plan/linux-ts");
+}
+
+static int plan_write(const struct syn_shape *s, const struct flow *f, uint32_t isn)
+{
+	uint8_t pkt[CRAFT_MAX];
+	size_t len = craft_syn(s, f, isn, pkt);
+
+	return dev_write(pkt, len) == (ssize_t)len ? 0 : -1;
+}
+
+/*
+ * One planned handshake @k of @kind: the SYN; its SYN-ACK read and held back (never answered).
+ * held-back: the SYN again (a retransmission: IP ID, flow label and TSval moved on), which
+ * reaches the live request; its second SYN-ACK is answered and the connection made.
+ * abandoned-rst: an RST (seq ISN + 1) ends the request. abandoned-expire: nothing more; the
+ * request dies after tcp_synack_retries. Returns 0, or -1 on a local error or a missing answer.
+ */
+static int plan_one(enum plan_kind kind, uint64_t k, uint64_t *rng)
+{
+	int family = k % 2 ? 6 : 4;
+	uint16_t sport = (uint16_t)(PLAN_SPORT + k), dport = (uint16_t)(7001 + (k / 2) % 2);
+	uint32_t isn = (uint32_t)rng_next(rng), tsval = (uint32_t)rng_next(rng) >> 1;
+	struct active_msg m = { .index = k, .seed = run_seed };
+	struct syn_shape s;
+	struct flow f;
+	struct seg sa;
+	uint8_t pkt[CRAFT_MAX];
+	size_t n;
+
+	plan_shape(family, tsval, (uint16_t)(k * 7 + 1), &s);
+	f = flow_of(&s, sport, dport);
+	snprintf(m.gen, sizeof(m.gen), "%s", plan_gen[kind]);
+	snprintf(m.knobs, sizeof(m.knobs), "%s", s.name);
+	port_tsval[sport] = tsval + 1;
+	if (tell_flow(CLIENT_GEN, family, sport, dport, isn, &m) || plan_write(&s, &f, isn))
+		return -1;
+	if (!pump(3000, sport, isn, &sa))
+		return -1;
+	if (kind == PLAN_ABANDON_RST) {
+		n = craft_segment(&s, &f, 0x04, isn + 1, 0, 0, 0, pkt);
+		return dev_write(pkt, n) == (ssize_t)n ? 0 : -1;
+	}
+	if (kind == PLAN_ABANDON_EXPIRE)
+		return 0;
+	plan_shape(family, tsval + 1, (uint16_t)(k * 7 + 2), &s);
+	if (plan_write(&s, &f, isn) || !pump(3000, sport, isn, &sa))
+		return -1;
+	n = craft_segment(&s, &f, 0x10, isn + 1, sa.seq + 1, tsval + 2, sa.has_ts ? sa.tsval : 0,
+			  pkt);
+	return dev_write(pkt, n) == (ssize_t)n ? 0 : -1;
+}
+
+/* --held-back H --abandoned A: H held-back handshakes, then A abandoned ones (half reset, half
+ * left to expire), both families and both listener modes in turn. */
+static int plan_run(uint64_t held, uint64_t abandoned, uint64_t seed)
+{
+	uint64_t rng = seed, k = 0, bad = 0;
+
+	for (uint64_t i = 0; i < held + abandoned; i++, k++) {
+		/* abandoned: four reset, four left to expire, and again: each four covers both
+		 * families (k % 2) and both listener modes ((k / 2) % 2) */
+		enum plan_kind kind = i < held ? PLAN_HELD_BACK :
+				      ((i - held) / 4) % 2 ? PLAN_ABANDON_EXPIRE : PLAN_ABANDON_RST;
+
+		if (plan_one(kind, k, &rng)) {
+			fprintf(stderr, "syntwin-crafted: planned %s handshake %llu (port %llu) "
+				"failed\n", plan_gen[kind], (unsigned long long)k,
+				(unsigned long long)(PLAN_SPORT + k));
+			bad++;
+		}
+	}
+	pump(1500, 0, 0, NULL); /* FINs of the held-back connections */
+	printf("planned: %llu held-back SYN-ACKs (the SYN retransmitted into its request), %llu "
+	       "abandoned handshakes, %llu failed\n", (unsigned long long)held,
+	       (unsigned long long)abandoned, (unsigned long long)bad);
+	return bad ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = "/src/gen/profiles", *dev = "tun0", *replay_file = NULL;
 	int count_only = 0;
-	uint64_t n = 100, seed = 1, rng;
+	uint64_t n = 100, seed = 1, rng, held = 0, abandoned = 0;
+	int plan = 0;
 	char err[256];
 
 	for (int i = 1; i < argc; i += 2) {
@@ -585,6 +686,10 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(a, "--connections"))
 			rc = parse_u64_range(a, v, 0, 1000000, &n, err, sizeof(err));
+		else if (!strcmp(a, "--held-back") && (plan = 1))
+			rc = parse_u64_range(a, v, 0, 7000, &held, err, sizeof(err));
+		else if (!strcmp(a, "--abandoned") && (plan = 1))
+			rc = parse_u64_range(a, v, 0, 7000 - held, &abandoned, err, sizeof(err));
 		else if (!strcmp(a, "--seed"))
 			rc = parse_u64_range(a, v, 0, UINT64_MAX, &seed, err, sizeof(err));
 		else if (!strcmp(a, "--profiles"))
@@ -632,6 +737,12 @@ int main(int argc, char **argv)
 			cnt += fuzz_mode || !shapes[only.idx[j] % nshapes].bad;
 		printf("%llu\n", (unsigned long long)cnt);
 		return 0;
+	}
+	if (plan) {
+		if ((ufd = client_channel_connect()) < 0 || enter_netns("server") ||
+		    (tun = open_tun(dev)) < 0)
+			return 2;
+		return plan_run(held, abandoned, seed);
 	}
 	if (load_profiles(dir) || (ufd = client_channel_connect()) < 0 || enter_netns("server") ||
 	    (tun = open_tun(dev)) < 0)

@@ -2,10 +2,13 @@
 /* The saved-SYN memory follower's userspace half (saved_syn_mem.h). */
 #include "saved_syn_mem.h"
 
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "saved_syn_mem.skel.h"
 
@@ -16,7 +19,8 @@ static const char *const site_names[] = { "tcp_saved_syn_alloc", "tcp_reqsk_reco
 					  "tcp_rcv_state_process" };
 
 struct saved_syn_mem {
-	struct saved_syn_mem_bpf *skel;
+	struct saved_syn_mem_bpf *skel;	/* NULL for a pinned reader */
+	int stats_fd, live_fd, double_fd;
 	char sites[256];
 };
 
@@ -57,43 +61,119 @@ static int resolve(uint64_t *lo, uint64_t *hi, char *names, size_t nlen)
 	return open_i >= 0 ? n - 1 : n; /* the last one had no end */
 }
 
-struct saved_syn_mem *saved_syn_mem_open(void)
+/* Opens the object with its call sites set; @pin_root NULL: every map its own. */
+static struct saved_syn_mem *open_skel(const char *pin_root)
 {
+	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = pin_root);
 	struct saved_syn_mem *m = calloc(1, sizeof(*m));
 	uint64_t lo[MEM_MAX_SITES + 1] = { 0 }, hi[MEM_MAX_SITES + 1] = { 0 };
+	struct bpf_map *map;
 	int n;
 
 	if (!m)
 		return NULL;
+	m->stats_fd = m->live_fd = m->double_fd = -1;
 	n = resolve(lo, hi, m->sites, sizeof(m->sites));
 	if (n <= 0) {
 		fprintf(stderr, "saved_syn_mem: no saved-SYN function in /proc/kallsyms\n");
 		goto fail;
 	}
-	m->skel = saved_syn_mem_bpf__open();
+	m->skel = saved_syn_mem_bpf__open_opts(&oo);
 	if (!m->skel)
 		goto fail;
+	if (!pin_root)
+		bpf_object__for_each_map(map, m->skel->obj)
+			bpf_map__set_pin_path(map, NULL);
 	for (int i = 0; i < n; i++) {
 		m->skel->rodata->site_lo[i] = lo[i];
 		m->skel->rodata->site_hi[i] = hi[i];
 	}
 	m->skel->rodata->nsites = (__u32)n;
-	if (saved_syn_mem_bpf__load(m->skel) || saved_syn_mem_bpf__attach(m->skel)) {
-		fprintf(stderr, "saved_syn_mem: cannot load or attach the kmalloc/kfree follower: %s\n",
-			strerror(errno));
-		goto fail;
-	}
 	return m;
 fail:
 	saved_syn_mem_close(m);
 	return NULL;
 }
 
+static int load_attach(struct saved_syn_mem *m)
+{
+	if (saved_syn_mem_bpf__load(m->skel) || saved_syn_mem_bpf__attach(m->skel)) {
+		fprintf(stderr, "saved_syn_mem: cannot load or attach the kmalloc/kfree follower: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	m->stats_fd = bpf_map__fd(m->skel->maps.mem_stats);
+	m->live_fd = bpf_map__fd(m->skel->maps.mem_live);
+	m->double_fd = bpf_map__fd(m->skel->maps.mem_double);
+	return 0;
+}
+
+struct saved_syn_mem *saved_syn_mem_open(void)
+{
+	struct saved_syn_mem *m = open_skel(NULL);
+
+	if (m && load_attach(m)) {
+		saved_syn_mem_close(m);
+		return NULL;
+	}
+	return m;
+}
+
+int saved_syn_mem_attach_pinned(unsigned int entries)
+{
+	struct saved_syn_mem *m = open_skel(CAPTURE_PIN_DIR);
+	int err = -1;
+
+	if (!m)
+		return -1;
+	/* the shared maps are reused from their pins: the sizes must match */
+	if (bpf_map__set_max_entries(m->skel->maps.syn_by_flow, entries) ||
+	    bpf_map__set_max_entries(m->skel->maps.syn_by_cookie, entries)) {
+		fprintf(stderr, "saved_syn_mem: failed to size maps\n");
+		goto out;
+	}
+	if (load_attach(m))
+		goto out;
+	if (bpf_link__pin(m->skel->links.on_kmalloc, CAPTURE_PIN_DIR "/link_mem_kmalloc") ||
+	    bpf_link__pin(m->skel->links.on_kfree, CAPTURE_PIN_DIR "/link_mem_kfree")) {
+		fprintf(stderr, "saved_syn_mem: failed to pin links: %s\n", strerror(errno));
+		goto out;
+	}
+	err = 0;
+out:
+	saved_syn_mem_close(m); /* the pins keep it attached */
+	return err;
+}
+
+struct saved_syn_mem *saved_syn_mem_open_pinned(void)
+{
+	struct saved_syn_mem *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->stats_fd = bpf_obj_get(CAPTURE_PIN_DIR "/mem_stats");
+	m->live_fd = bpf_obj_get(CAPTURE_PIN_DIR "/mem_live");
+	m->double_fd = bpf_obj_get(CAPTURE_PIN_DIR "/mem_double");
+	if (m->stats_fd < 0 || m->live_fd < 0 || m->double_fd < 0) {
+		fprintf(stderr, "saved_syn_mem: the memory follower is not attached (%s/mem_*: %s)\n",
+			CAPTURE_PIN_DIR, strerror(errno));
+		saved_syn_mem_close(m);
+		return NULL;
+	}
+	return m;
+}
+
 void saved_syn_mem_read(const struct saved_syn_mem *m, struct mem_counts *out)
 {
-	out->allocs = __atomic_load_n(&m->skel->bss->allocs, __ATOMIC_RELAXED);
-	out->frees = __atomic_load_n(&m->skel->bss->frees, __ATOMIC_RELAXED);
-	out->untracked = __atomic_load_n(&m->skel->bss->untracked, __ATOMIC_RELAXED);
+	struct mem_stats st = { 0 };
+	__u32 zero = 0;
+
+	bpf_map_lookup_elem(m->stats_fd, &zero, &st);
+	out->allocs = st.allocs;
+	out->frees = st.frees;
+	out->untracked = st.untracked;
+	out->double_frees = st.double_frees;
+	out->unattributed = st.unattributed;
 	out->live = (int64_t)(out->allocs - out->frees);
 }
 
@@ -102,10 +182,60 @@ const char *saved_syn_mem_sites(const struct saved_syn_mem *m)
 	return m->sites;
 }
 
+int saved_syn_mem_each(const struct saved_syn_mem *m, int dbl,
+		       int (*fn)(uint64_t addr, const struct mem_obj *o, void *arg), void *arg)
+{
+	int fd = dbl ? m->double_fd : m->live_fd, n = 0;
+	__u64 key, next, *prev = NULL;
+	struct mem_obj o;
+
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &o))
+			continue;
+		n++;
+		if (fn(key, &o, arg))
+			break;
+	}
+	return errno == ENOENT || n ? n : -errno;
+}
+
+const char *saved_syn_mem_symbol(uint64_t addr, char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	char line[512], sym[256], best[256] = "", type;
+	unsigned long long a, best_a = 0;
+
+	snprintf(buf, len, "0x%llx", (unsigned long long)addr);
+	if (!f)
+		return buf;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &a, &type, sym) != 3 || a > addr || a < best_a ||
+		    (type != 't' && type != 'T'))
+			continue;
+		best_a = a;
+		snprintf(best, sizeof(best), "%s", sym);
+	}
+	fclose(f);
+	if (best[0])
+		snprintf(buf, len, "%s+0x%llx", best, (unsigned long long)(addr - best_a));
+	return buf;
+}
+
 void saved_syn_mem_close(struct saved_syn_mem *m)
 {
 	if (!m)
 		return;
-	saved_syn_mem_bpf__destroy(m->skel);
+	if (m->skel) {
+		saved_syn_mem_bpf__destroy(m->skel);
+	} else {
+		if (m->stats_fd >= 0)
+			close(m->stats_fd);
+		if (m->live_fd >= 0)
+			close(m->live_fd);
+		if (m->double_fd >= 0)
+			close(m->double_fd);
+	}
 	free(m);
 }

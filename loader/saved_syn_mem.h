@@ -1,18 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The saved-SYN memory follower (bpf/saved_syn_mem.bpf.c), for a test process: every kmalloc
- * made from a saved-SYN function, followed to its kfree, counted exactly.
+ * The saved-SYN memory follower (bpf/saved_syn_mem.bpf.c): every kmalloc made from a saved-SYN
+ * function, tied to the captured packet it copies, followed to its kfree, counted exactly. A
+ * test process loads it for itself (saved_syn_mem_open()); a run attaches it with the witness
+ * (saved_syn_mem_attach_pinned(), by the loader) and the comparator reads it
+ * (saved_syn_mem_open_pinned()).
  */
 #ifndef SYNTWIN_SAVED_SYN_MEM_H
 #define SYNTWIN_SAVED_SYN_MEM_H
 
+#include <linux/types.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include "capture.h"
 
 struct saved_syn_mem;
 
 /* The counts since the follower was attached. */
 struct mem_counts {
-	uint64_t allocs, frees, untracked;
+	uint64_t allocs, frees, untracked, double_frees, unattributed;
 	int64_t live;			/* allocs - frees */
 };
 
@@ -20,12 +27,29 @@ struct mem_counts {
  * Resolves the saved-SYN functions present in /proc/kallsyms (tcp_saved_syn_alloc,
  * tcp_reqsk_record_syn, tcp_conn_request, tcp_rcv_synsent_state_process,
  * tcp_rcv_state_process: where the copy is made, inlined or not), loads and attaches the
- * follower. Returns it, or NULL with a message on stderr.
+ * follower with maps of its own. Returns it, or NULL with a message on stderr.
  */
 struct saved_syn_mem *saved_syn_mem_open(void);
+/* The same on the witness's maps pinned under CAPTURE_PIN_DIR (their LRU maps @entries long),
+ * its maps and links pinned there too, so it outlives the caller. Returns 0 or -1 (message
+ * printed). */
+int saved_syn_mem_attach_pinned(unsigned int entries);
+/* The pinned follower's maps, for reading. NULL with a message if it is not attached. */
+struct saved_syn_mem *saved_syn_mem_open_pinned(void);
+
 void saved_syn_mem_read(const struct saved_syn_mem *m, struct mem_counts *out);
-/* The call sites followed, for messages ("tcp_conn_request, ..."). */
+/* The call sites followed, for messages ("tcp_conn_request, ..."); "" for a pinned reader. */
 const char *saved_syn_mem_sites(const struct saved_syn_mem *m);
+/* Each object still live (@dbl 0) or freed twice (@dbl 1), by address; @fn returning nonzero
+ * stops. Returns how many were visited, or -errno. */
+int saved_syn_mem_each(const struct saved_syn_mem *m, int dbl,
+		       int (*fn)(uint64_t addr, const struct mem_obj *o, void *arg), void *arg);
+/* "function+0xoff" for kernel text address @addr, from /proc/kallsyms, into @buf. */
+const char *saved_syn_mem_symbol(uint64_t addr, char *buf, size_t len);
 void saved_syn_mem_close(struct saved_syn_mem *m);
+
+/* Pins the follower leaves under CAPTURE_PIN_DIR (for detach). */
+#define SAVED_SYN_MEM_PINS "mem_live", "mem_freed", "mem_double", "mem_stats", "cur_copy", \
+	"link_mem_kmalloc", "link_mem_kfree"
 
 #endif

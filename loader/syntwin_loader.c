@@ -26,6 +26,7 @@
 #include "capture_client.h"
 #include "hex.h"
 #include "loader_opts.h"
+#include "saved_syn_mem.h"
 #include "syn_capture.skel.h"
 #include "syn_sockops.skel.h"
 #include "syn_drops.skel.h"
@@ -282,6 +283,16 @@ static int cmd_attach(const struct loader_opts *o)
 				strerror(-err));
 			goto cleanup;
 		}
+		/* egress: the SYN-ACKs this side sends, noted on the SYNs they answer */
+		hook.attach_point = BPF_TC_EGRESS;
+		tco.prog_fd = bpf_program__fd(cap->progs.synack_egress);
+		tco.prog_id = 0;
+		err = bpf_tc_attach(&hook, &tco);
+		if (err) {
+			fprintf(stderr, "Failed to attach tc egress on %s: %s\n", o->devs[i],
+				strerror(-err));
+			goto cleanup;
+		}
 	}
 	err = bpf_prog_attach(bpf_program__fd(sops->progs.syn_sockops), cg_fd, BPF_CGROUP_SOCK_OPS, 0);
 	if (err) {
@@ -295,9 +306,12 @@ static int cmd_attach(const struct loader_opts *o)
 		goto cleanup;
 	}
 	err = attach_drops(o, &open_opts);
+	if (!err)
+		err = saved_syn_mem_attach_pinned(o->entries);
 	if (err)
 		goto cleanup;
-	printf("attached: tc ingress on %d device(s), sockops on %s, kfree_skb, %u entries per map\n",
+	printf("attached: tc ingress and egress on %d device(s), sockops on %s, kfree_skb, kmalloc/kfree, "
+	       "%u entries per map\n",
 	       o->ndevs, o->cgroup, o->entries);
 	err = 0;
 cleanup:
@@ -321,7 +335,7 @@ static int cmd_detach(void)
 	static const char *const pins[] = { "syn_by_flow", "syn_by_cookie", "syn_copies",
 					    "counters", "errors",
 					    "dev_info", "prog_syn_capture", "prog_syn_sockops",
-					    "link_syn_drops" };
+					    "link_syn_drops", SAVED_SYN_MEM_PINS };
 	char line[512], path[256];
 	int failures = 0, prog_fd;
 	FILE *state = fopen(STATE_FILE, "r");
@@ -344,6 +358,14 @@ static int cmd_detach(void)
 				fprintf(stderr, "Failed to detach tc from %s: %s\n", name, strerror(-err));
 				failures++;
 			}
+			hook.attach_point = BPF_TC_EGRESS;
+			err = bpf_tc_detach(&hook, &tco);
+			if (err && err != -ENOENT && err != -ENODEV) {
+				fprintf(stderr, "Failed to detach tc egress from %s: %s\n", name,
+					strerror(-err));
+				failures++;
+			}
+			hook.attach_point = BPF_TC_INGRESS;
 			if (created) {
 				hook.attach_point = BPF_TC_INGRESS | BPF_TC_EGRESS;
 				err = bpf_tc_hook_destroy(&hook);

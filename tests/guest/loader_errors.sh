@@ -49,7 +49,7 @@ umount /sys/fs/bpf
 expect 1 "bpffs is not mounted" -- syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
 mount -t bpf bpf /sys/fs/bpf
 # And the loopback device works as a capture point (ARPHRD_LOOPBACK: 14-byte MAC header).
-expect 0 "attached: tc ingress on 1 device(s)" -- syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
+expect 0 "attached: tc ingress and egress on 1 device(s)" -- syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
 syntwin-loader detach >/dev/null || { echo "FAIL: detach"; fail=1; }
 [ $fail = 0 ] && echo "loader_errors: all checks passed"
 exit $fail

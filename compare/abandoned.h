@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The verdict on a planned abandoned handshake (gen/tun_peer.c --abandoned): a SYN whose request
+ * the peer reset (abandon-rst) or left to expire (abandon-expire). Explained "abandoned"
+ * only when the witness proves all of it: a copy of the SYN reached TCP and the kernel saved it
+ * (one allocation of the right size, the memory follower's), the RST was seen (or, for expiry,
+ * no RST and exactly 1 + tcp_synack_retries SYN-ACKs, the request's whole life), and the saved
+ * copy was freed by the end of the run. Anything else is "differ", naming what is missing.
+ */
+#ifndef SYNTWIN_ABANDONED_H
+#define SYNTWIN_ABANDONED_H
+
+#include <stdbool.h>
+
+#include "classify.h"
+#include "which_copy.h"
+
+struct abandoned_input {
+	bool expire;			/* abandoned-expire, else abandoned-rst */
+	const struct copy_view *copy;	/* the witness's copies, arrival order */
+	int n;
+	int mode;			/* the listener's TCP_SAVE_SYN */
+	bool rst_seen;			/* CAP_F_RST */
+	unsigned int synacks;		/* SYN-ACKs the server sent for it */
+	unsigned int synack_retries;	/* the server netns's net.ipv4.tcp_synack_retries */
+	const char *leaked_at;		/* the saved copy is still allocated: its call site */
+};
+
+/* Fills @res; returns 1 if unexplained, else 0. */
+int judge_abandoned(const struct abandoned_input *in, struct compare_result *res);
+
+#endif

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Which copy the kernel saved, and what it allocated for it (which_copy.h). */
+#include "which_copy.h"
+
+#include <linux/types.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "capture.h"
+#include "decode.h"
+
+int copy_that_created(const struct copy_view *copy, int n)
+{
+	for (int i = n - 1; i >= 0; i--)
+		if (!copy[i].dropped)
+			return i;
+	return -1;
+}
+
+bool copy_tsval(const struct copy_view *c, uint32_t *tsval)
+{
+	struct syn_layout l;
+	const uint8_t *o;
+	bool found = false;
+
+	if (syn_layout(c->data, c->len, c->mac_len, &l) || l.tcp_off + l.tcp_len > c->len)
+		return false;
+	o = c->data + l.tcp_off;
+	for (size_t i = 20; i + 1 < l.tcp_len && o[i];) {
+		if (o[i] == 1) {
+			i++;
+			continue;
+		}
+		if (o[i + 1] < 2)
+			break;
+		if (o[i] == 8 && o[i + 1] == 10 && i + 10 <= l.tcp_len) {
+			*tsval = (uint32_t)o[i + 2] << 24 | (uint32_t)o[i + 3] << 16 |
+				 (uint32_t)o[i + 4] << 8 | o[i + 5];
+			found = true;
+		}
+		i += o[i + 1];
+	}
+	return found;
+}
+
+/* The kernel's bytes against copy @i. */
+static int against(const struct copies_input *ci, int i, struct compare_result *r)
+{
+	struct compare_input in = *ci->in;
+
+	in.bpf = ci->copy[i].data;
+	in.bpf_len = ci->copy[i].len;
+	in.bpf_mac_len = ci->copy[i].mac_len;
+	return classify(&in, r);
+}
+
+/* "2 and 3 dropped (NOT_SPECIFIED)": the copies after @c, for details. */
+static void dropped_after(const struct copies_input *ci, int c, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = 0;
+	for (int i = c + 1; i < ci->n && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%d", used ? ", " : "", i + 1);
+	if (used && used < len)
+		snprintf(buf + used, len - used, " dropped (%s)",
+			 ci->copy[c + 1].drop_reason ? ci->copy[c + 1].drop_reason : "reason unknown");
+}
+
+static int differ(struct compare_result *res, const char *fmt_detail)
+{
+	res->verdict = V_DIFFER;
+	res->reason = R_NONE;
+	if (fmt_detail != res->detail)
+		snprintf(res->detail, sizeof(res->detail), "%s", fmt_detail);
+	return 1;
+}
+
+/* The bytes: the kernel's copy against the one that created the connection. */
+static int judge_which(const struct copies_input *ci, int c, struct compare_result *res)
+{
+	char after[96];
+	int bad = against(ci, c, res);
+
+	if (!bad) {
+		/* the created copy is not the last: the kernel kept its first, as it must */
+		if (c < ci->n - 1 && ci->in->native &&
+		    (res->verdict == V_IDENTICAL || res->verdict == V_EXPLAINED)) {
+			const char *was = res->verdict == V_EXPLAINED ? reason_names[res->reason] : "";
+
+			dropped_after(ci, c, after, sizeof(after));
+			res->verdict = V_EXPLAINED;
+			res->reason = R_RETRANSMIT;
+			snprintf(res->detail, sizeof(res->detail), "the witness saw %d copies; the "
+				 "kernel saved copy %d, the one that created the request (%s)%s%s",
+				 ci->n, c + 1, after, was[0] ? ", equal but for " : "", was);
+		}
+		return 0;
+	}
+	for (int j = 0; j < ci->n; j++) {
+		struct compare_result rj;
+
+		if (j == c || against(ci, j, &rj))
+			continue;
+		snprintf(res->detail, sizeof(res->detail), "the kernel saved copy %d of %d, but copy "
+			 "%d made the connection (the last one the kernel did not drop)", j + 1,
+			 ci->n, c + 1);
+		return differ(res, res->detail);
+	}
+	if (ci->cut)
+		strncat(res->detail, "; more copies came than the witness keeps",
+			sizeof(res->detail) - strlen(res->detail) - 1);
+	return 1;
+}
+
+/* The TSecr cross-check (passive, timestamps): the SYN-ACK echoes copy @c's TSval. */
+static int judge_tsecr(const struct copies_input *ci, int c, struct compare_result *res)
+{
+	uint32_t tv;
+	int echoed = -1;
+
+	if (ci->active || !ci->have_tsecr || !copy_tsval(&ci->copy[c], &tv) || tv == ci->tsecr)
+		return 0;
+	for (int j = 0; j < ci->n && echoed < 0; j++)
+		if (copy_tsval(&ci->copy[j], &tv) && tv == ci->tsecr)
+			echoed = j;
+	if (echoed >= 0)
+		snprintf(res->detail, sizeof(res->detail), "which-copy proofs disagree: copy %d of %d "
+			 "is the last the kernel did not drop, but the SYN-ACK's TSecr %u echoes "
+			 "copy %d", c + 1, ci->n, ci->tsecr, echoed + 1);
+	else
+		snprintf(res->detail, sizeof(res->detail), "which-copy proofs disagree: the SYN-ACK's "
+			 "TSecr %u echoes none of the %d copies the witness saw", ci->tsecr, ci->n);
+	return differ(res, res->detail);
+}
+
+/* The allocation: one, made for copy @c, of SAVED_SYN_HDR + the bytes read back. */
+static int judge_memory(const struct copies_input *ci, int c, struct compare_result *res)
+{
+	const struct copy_view *v = &ci->copy[c];
+	size_t want = SAVED_SYN_HDR + ci->in->native_len;
+
+	if (!ci->mem_followed || !ci->in->native)
+		return 0;
+	if (!v->saved) {
+		for (int j = 0; j < ci->n; j++) {
+			if (!ci->copy[j].saved)
+				continue;
+			snprintf(res->detail, sizeof(res->detail), "the kernel allocated its saved copy "
+				 "(%u bytes) while processing copy %d of %d, but copy %d made the "
+				 "connection", ci->copy[j].saved_size, j + 1, ci->n, c + 1);
+			return differ(res, res->detail);
+		}
+		return differ(res, "the memory follower saw no saved-SYN allocation for this "
+				   "connection, yet TCP_SAVED_SYN returned bytes");
+	}
+	if (v->saved_again)
+		return differ(res, "the kernel made two saved-SYN allocations for one copy");
+	if (v->saved_size != want) {
+		snprintf(res->detail, sizeof(res->detail), "the kernel allocated %u bytes for a saved "
+			 "copy of %zu header bytes (struct saved_syn %d + %zu = %zu)", v->saved_size,
+			 ci->in->native_len, SAVED_SYN_HDR, ci->in->native_len, want);
+		return differ(res, res->detail);
+	}
+	return 0;
+}
+
+int judge_copies(const struct copies_input *ci, struct compare_result *res)
+{
+	int c, bad;
+
+	if (ci->n <= 0) {
+		struct compare_input in = *ci->in;
+
+		in.bpf = NULL;
+		in.bpf_len = in.bpf_mac_len = 0;
+		return classify(&in, res);
+	}
+	c = copy_that_created(ci->copy, ci->n);
+	if (c < 0) {
+		res->diff_off = -1;
+		snprintf(res->detail, sizeof(res->detail), "the kernel dropped all %d copies the "
+			 "witness saw (%s), yet a connection was made", ci->n,
+			 ci->copy[0].drop_reason ? ci->copy[0].drop_reason : "reason unknown");
+		return differ(res, res->detail);
+	}
+	bad = judge_which(ci, c, res);
+	if (!bad)
+		bad = judge_tsecr(ci, c, res);
+	if (!bad)
+		bad = judge_memory(ci, c, res);
+	return bad;
+}
