@@ -17,11 +17,35 @@ jc() { jq -s "[.[] | select($1)] | length" "$out/connections.jsonl"; }
 retransmits_exact() {
 	n4=$(jc '.knobs | test("rexmit-v4")') n6=$(jc '.knobs | test("rexmit-v6")')
 	check [ $((n4 + n6)) -gt 0 ]
-	check [ "$(jc '.reason == "syn-retransmit" and (.detail | test("saved copy 1 of them")) and ((.knobs | test("rexmit-v4")) and .copies == 3 or (.knobs | test("rexmit-v6")) and .copies == 2)')" = $((n4 + n6)) ]
+	check [ "$(jc '.reason == "syn-retransmit" and (.detail | test("saved copy 1, the one that created the request")) and ((.knobs | test("rexmit-v4")) and .copies == 3 or (.knobs | test("rexmit-v6")) and .copies == 2)')" = $((n4 + n6)) ]
 	check [ "$(jc '.reason == "syn-retransmit" and .copies < 2')" = 0 ]
 	check [ "$(sj '.explained."syn-retransmit"')" = "$(jc '.reason == "syn-retransmit"')" ]
 	check [ "$(sj .bpf_counters.recaptured)" = "$(jq -s '[.[] | .copies - 1 | select(. > 0)] | add // 0' "$out/connections.jsonl")" ]
 	check [ "$(sj .bpf_counters.copies_cut)" = 0 ]
+	# the planned ones: 16 SYNs retransmitted into their request after a held-back SYN-ACK,
+	# each explained with the first copy saved and the SYN-ACK's TSecr agreeing; 8 requests
+	# reset and 8 left to expire, each proven so, its saved copy freed
+	check [ "$(sj .planned.held_back.planned)" = 16 ]
+	check [ "$(sj .planned.held_back.proven_syn_retransmit)" = 16 ]
+	check [ "$(jc '.gen == "held-back" and .reason == "syn-retransmit" and .copies == 2 and (.detail | test("saved copy 1, the one that created the request \\(2 dropped \\(NOT_SPECIFIED\\)\\)"))')" = 16 ]
+	check [ "$(sj .planned.abandoned.planned)" = 16 ]
+	check [ "$(sj .planned.abandoned.proven_reset)" = 8 ]
+	check [ "$(sj .planned.abandoned.proven_expired)" = 8 ]
+	check [ "$(jc '(.gen | test("^abandon-")) and .reason == "abandoned"')" = 16 ]
+	check [ "$(sj .explained.abandoned)" = 16 ]
+}
+
+# Every saved copy the kernel made was followed from kmalloc to kfree: one per saved SYN (all
+# passive records but the syncookie ones, and the abandoned requests) and per saved SYN-ACK
+# (every active record), all freed, none twice, each tied to its packet.
+memory_exact() {
+	check [ "$(sj .memory_follower.allocated)" = "$(jq -s '[.[] | select(.reason != "syncookie" and .reason != "rejected-by-kernel")] | length' "$out/connections.jsonl")" ]
+	check [ "$(sj .memory_follower.freed)" = "$(sj .memory_follower.allocated)" ]
+	check [ "$(sj .memory_follower.outstanding)" = 0 ]
+	check [ "$(sj .memory_follower.double_frees)" = 0 ]
+	check [ "$(sj .memory_follower.unattributed)" = 0 ]
+	check [ "$(sj .memory_follower.untracked)" = 0 ]
+	check [ "$(sj .memory_follower.verdicts)" = 0 ]
 }
 
 case $1 in
@@ -34,10 +58,12 @@ clean)
 	# must-drop profile shape once per crafted run (4 + 4), the rest from the socket client
 	# (9,200), its last 1% (92) with syncookies forced, each also checked in the active
 	# direction.
-	check [ "$(sj .connections)" = 10000 ]
+	# (9,200), its last 1% (92) with syncookies forced, each also checked in the active
+	# direction; and the planned handshakes: 16 held back (they connect), 16 abandoned.
+	check [ "$(sj .connections)" = 10016 ]
 	check [ "$(sj .unexplained)" = 0 ]
 	check [ "$(sj .partial)" = false ]
-	check [ "$(sj '.generators | [.sockets, .crafted, ."crafted-tap", .fuzz, .replay, .rejected, .unknown] | map(tostring) | join(" ")')" = "9200 500 100 200 0 8 0" ]
+	check [ "$(sj '.generators | [.sockets, .crafted, ."crafted-tap", .fuzz, .replay, .rejected, ."held-back", ."abandon-rst", ."abandon-expire", .unknown] | map(tostring) | join(" ")')" = "9200 500 100 200 0 8 16 8 8 0" ]
 	check [ "$(sj .duplicate_children)" = 0 ]
 	check [ "$(sj .explained.syncookie)" = 92 ]
 	check [ "$(sj '.explained."rejected-by-kernel"')" = 8 ]
@@ -50,10 +76,10 @@ clean)
 	check [ "$(sj .bpf_counters.cookie_proven)" = 92 ]
 	check [ "$(jc '.reason == "syncookie" and .gen == "sockets"')" = 92 ]
 	check [ "$(sj .tcpext.TCPSynNotSavedCookie)" = 92 ]
-	check [ "$(sj .tcpext.TCPSynSaved)" = 9908 ]
+	check [ "$(sj .tcpext.TCPSynSaved)" = $((10016 - 92 + 16)) ]
 	check [ "$(sj .tcpext.TCPTimeWaitOverflow)" = 0 ]
 	# every passive SYN and every SYN-ACK bound exactly once; nothing left unbound
-	check [ "$(sj .bpf_counters.bound)" = 10000 ]
+	check [ "$(sj .bpf_counters.bound)" = 10016 ]
 	check [ "$(sj .bpf_counters.bind_miss)" = 0 ]
 	check [ "$(sj .bpf_counters.active_bound)" = 9200 ]
 	check [ "$(sj .bpf_counters.active_bind_miss)" = 0 ]
@@ -61,7 +87,7 @@ clean)
 	check [ "$(sj .waiting_captures)" = 0 ]
 	check [ "$(sj .active_connections)" = 9200 ]
 	check [ "$(jc '.direction == "active"')" = 9200 ]
-	check [ "$(wc -l <"$out/connections.jsonl")" = $((10000 + 9200 + 8)) ]
+	check [ "$(wc -l <"$out/connections.jsonl")" = $((10016 + 9200 + 8 + 16)) ]
 	# IPv4 option rewrites: every socket SYN with RR or TS options (but the syncookie tail's),
 	# every crafted RR shape, and nothing else
 	check [ "$(jc '.direction == "passive" and .gen == "sockets" and (.knobs | test("ipopt=(rr|ts)")) and .reason != "syncookie" and .reason != "ipv4-option-rewrite"')" = 0 ]
@@ -72,6 +98,7 @@ clean)
 	check [ "$(jc '.reason == "vlan-offload"')" = "$(jc '(.knobs | test("vlan=qinq")) and .mode == 2 and .reason != "syncookie"')" ]
 	check [ "$(jc '.reason == "vlan-offload" and ((.knobs | test("vlan=qinq")) and .mode == 2 | not)')" = 0 ]
 	retransmits_exact
+	memory_exact
 	check [ "$(sj .distinct_syn_shapes)" -ge 30 ]
 	check [ "$(jc '.small_buffer == "ok"')" = "$(sj .small_buffer_checks)" ]
 	check [ "$(jc '.small_buffer != "" and .small_buffer != "ok"')" = 0 ]
@@ -126,6 +153,7 @@ crafted)
 	check [ "$(num dropped-by-kernel)" = 0 ]
 	check [ "$(jc '.gen == "rejected" and .reason == "rejected-by-kernel"')" = 4 ]
 	retransmits_exact
+	memory_exact
 	check [ "$(num insert_fail)" = 0 ]
 	check [ "$(num unknown)" = 0 ]
 	for f in "$ROOT"/gen/profiles/*.syn; do

@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "abandoned.h"
 #include "check.h"
 #include "classify.h"
 #include "decode.h"
@@ -17,6 +18,7 @@
 #include "labels.h"
 #include "report.h"
 #include "unbound.h"
+#include "which_copy.h"
 
 /* tcpdump: 198.18.0.1.40000 > 198.18.0.2.7001: Flags [S], seq 1, win 64240,
  *          options [mss 1460,sackOK,TS val 1 ecr 0,nop,wscale 7]; IP options [nop, RR] */
@@ -504,6 +506,140 @@ static void test_unbound(void)
 	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
 }
 
+/* A 52-byte IPv4 SYN: IP ID @id, TCP timestamp TSval @tsval (NOP, NOP, TS). */
+static void ts_syn(uint8_t *p, uint16_t id, uint32_t tsval)
+{
+	static const uint8_t base[52] = {
+		0x45, 0, 0, 52, 0, 0, 0x40, 0, 64, 6, 0, 0, 198, 18, 0, 1, 198, 18, 0, 2,
+		0x9c, 0x40, 0x1b, 0x59, 0, 0, 0, 1, 0, 0, 0, 0, 0x80, 0x02, 0xfa, 0xf0, 0, 0, 0, 0,
+		1, 1, 8, 10, 0, 0, 0, 0, 0, 0, 0, 0,
+	};
+
+	memcpy(p, base, sizeof(base));
+	p[4] = (uint8_t)(id >> 8), p[5] = (uint8_t)id;
+	put_be32(p + 44, tsval);
+}
+
+/* One which-copy case: copies with IP IDs 1.. and TSvals 100.., their fates, the copy the
+ * kernel returned, and what the judge must say. */
+struct copy_case {
+	const char *name;
+	int n;
+	unsigned int dropped;	/* bit i: copy i dropped */
+	int saved;		/* the copy the allocation was made for, -1 none */
+	int size_off;		/* requested size minus the right one */
+	bool again;
+	int native;		/* the copy whose bytes the kernel returned */
+	int tsecr_of;		/* the copy whose TSval the SYN-ACK echoed, -1 no timestamp,
+				 * -2 a TSval no copy carried */
+	bool active;
+	int bad;
+	enum verdict verdict;
+	enum reason reason;
+	const char *detail;
+};
+
+static const struct copy_case copy_cases[] = {
+	{ "one copy", 1, 0, 0, 0, false, 0, -1, false, 0, V_IDENTICAL, R_NONE, "" },
+	{ "first kept", 2, 2, 0, 0, false, 0, 0, false, 0, V_EXPLAINED, R_RETRANSMIT,
+	  "saved copy 1, the one that created the request (2 dropped (NOT_SPECIFIED))" },
+	{ "later copy saved", 2, 2, 0, 0, false, 1, 0, false, 1, V_DIFFER, R_NONE,
+	  "the kernel saved copy 2 of 2, but copy 1 made the connection" },
+	{ "first dropped", 2, 1, 1, 0, false, 1, 1, false, 0, V_IDENTICAL, R_NONE, "" },
+	{ "all dropped", 2, 3, 0, 0, false, 0, -1, false, 1, V_DIFFER, R_NONE,
+	  "dropped all 2 copies" },
+	{ "TSecr names a dropped copy", 3, 6, 0, 0, false, 0, 2, false, 1, V_DIFFER, R_NONE,
+	  "which-copy proofs disagree: copy 1 of 3 is the last the kernel did not drop, but the "
+	  "SYN-ACK's TSecr 102 echoes copy 3" },
+	{ "TSecr names no copy", 2, 2, 0, 0, false, 0, -2, false, 1, V_DIFFER, R_NONE,
+	  "echoes none of the 2 copies" },
+	{ "active: no TSecr check", 2, 1, 1, 0, false, 1, 0, true, 0, V_IDENTICAL, R_NONE, "" },
+	{ "one byte short", 1, 0, 0, -1, false, 0, -1, false, 1, V_DIFFER, R_NONE,
+	  "allocated 63 bytes for a saved copy of 52 header bytes (struct saved_syn 12 + 52 = 64)" },
+	{ "one byte long", 1, 0, 0, 1, false, 0, -1, false, 1, V_DIFFER, R_NONE,
+	  "allocated 65 bytes" },
+	{ "allocated for another copy", 2, 2, 1, 0, false, 0, -1, false, 1, V_DIFFER, R_NONE,
+	  "while processing copy 2 of 2, but copy 1 made the connection" },
+	{ "no allocation", 1, 0, -1, 0, false, 0, -1, false, 1, V_DIFFER, R_NONE,
+	  "saw no saved-SYN allocation" },
+	{ "two allocations", 1, 0, 0, 0, true, 0, -1, false, 1, V_DIFFER, R_NONE,
+	  "two saved-SYN allocations for one copy" },
+};
+
+static void test_which_copy(void)
+{
+	for (size_t k = 0; k < sizeof(copy_cases) / sizeof(copy_cases[0]); k++) {
+		const struct copy_case *t = &copy_cases[k];
+		uint8_t bytes[4][52];
+		struct copy_view v[4];
+		struct compare_input in = { .mode = 1 };
+		struct copies_input ci = { .in = &in, .copy = v, .n = t->n, .active = t->active,
+					   .mem_followed = true };
+		struct compare_result r;
+
+		for (int i = 0; i < t->n; i++) {
+			ts_syn(bytes[i], (uint16_t)(i + 1), 100 + (uint32_t)i);
+			v[i] = (struct copy_view){ .data = bytes[i], .len = 52,
+						   .dropped = t->dropped >> i & 1,
+						   .drop_reason = "NOT_SPECIFIED",
+						   .saved = i == t->saved, .saved_again = t->again,
+						   .saved_size = (uint32_t)(64 + t->size_off) };
+		}
+		in.native = bytes[t->native];
+		in.native_len = 52;
+		ci.have_tsecr = t->tsecr_of != -1;
+		ci.tsecr = t->tsecr_of >= 0 ? 100 + (uint32_t)t->tsecr_of : 999;
+		CHECK(judge_copies(&ci, &r) == t->bad, "%s: bad %d", t->name, !t->bad);
+		CHECK(r.verdict == t->verdict && r.reason == t->reason, "%s: %s/%s", t->name,
+		      verdict_names[r.verdict], reason_names[r.reason]);
+		CHECK(strstr(r.detail, t->detail), "%s: '%s'", t->name, r.detail);
+	}
+}
+
+/* An abandoned handshake: one IPv4 SYN on a tun device (no MAC), mode 1. */
+struct abandon_case {
+	const char *name;
+	bool expire, rst, dropped;
+	unsigned int synacks;
+	int size_off;
+	const char *leaked_at;
+	int bad;
+	const char *detail;
+};
+
+static const struct abandon_case abandon_cases[] = {
+	{ "reset", false, true, false, 1, 0, NULL, 0, "reset by its peer; copy 1 of 1 saved (64 bytes)" },
+	{ "expired", true, false, false, 2, 0, NULL, 0, "expired after 2 SYN-ACKs" },
+	{ "reset, no RST seen", false, false, false, 1, 0, NULL, 1, "saw no RST" },
+	{ "expired, one SYN-ACK too many", true, false, false, 3, 0, NULL, 1,
+	  "saw 3 SYN-ACKs (an expired request sends 1 + tcp_synack_retries = 2)" },
+	{ "expired, but reset", true, true, false, 2, 0, NULL, 1, "an RST and 2 SYN-ACKs" },
+	{ "leaked", false, true, false, 1, 0, "tcp_conn_request+0x1f0", 1,
+	  "was never freed" },
+	{ "one byte short", true, false, false, 2, -1, NULL, 1, "63 bytes allocated, 64 expected" },
+	{ "dropped", false, true, true, 0, 0, NULL, 1, "no request was made" },
+};
+
+static void test_abandoned(void)
+{
+	for (size_t k = 0; k < sizeof(abandon_cases) / sizeof(abandon_cases[0]); k++) {
+		const struct abandon_case *t = &abandon_cases[k];
+		uint8_t b[52];
+		struct copy_view v = { .data = b, .len = 52, .dropped = t->dropped, .saved = true,
+				       .saved_size = (uint32_t)(64 + t->size_off) };
+		struct abandoned_input in = { .expire = t->expire, .copy = &v, .n = 1, .mode = 1,
+					      .rst_seen = t->rst, .synacks = t->synacks,
+					      .synack_retries = 1, .leaked_at = t->leaked_at };
+		struct compare_result r;
+
+		ts_syn(b, 1, 100);
+		CHECK(judge_abandoned(&in, &r) == t->bad, "%s", t->name);
+		CHECK(t->bad ? r.verdict == V_DIFFER :
+			       r.verdict == V_EXPLAINED && r.reason == R_ABANDONED, "%s", t->name);
+		CHECK(strstr(r.detail, t->detail), "%s: '%s'", t->name, r.detail);
+	}
+}
+
 int main(void)
 {
 	test_labels();
@@ -511,5 +647,7 @@ int main(void)
 	test_layout();
 	test_classify();
 	test_pcap();
+	test_which_copy();
+	test_abandoned();
 	return check_report("compare");
 }
