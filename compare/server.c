@@ -471,9 +471,6 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	c->res = &res;
 	rx_env.hi_ms = realtime_ms() + 1000;
 	have_bpf = capture_lookup_cookie(cc, c->cookie, &rec, true) == 0;
-	if (have_bpf && o->test_corrupt && (st->compared + 1) % o->test_corrupt == 0 &&
-	    rec.cap_len > 20)
-		rec.data[rec.cap_len - 5] ^= 0x5a; /* TEST ONLY (--test-corrupt) */
 	st->compared++;
 
 	in.native = n > 0 ? native : NULL;
@@ -487,6 +484,13 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	cp.n = 0;
 	if (have_bpf)
 		gather_copies(cc, &rec, &cp);
+	if (have_bpf && o->test_corrupt && st->compared % o->test_corrupt == 0) {
+		/* TEST ONLY (--test-corrupt): the copy the kernel's bytes are judged against */
+		int k = copy_that_created(cp.view, cp.n);
+
+		if (k >= 0 && cp.rec[k].cap_len > 20)
+			cp.rec[k].data[cp.rec[k].cap_len - 5] ^= 0x5a;
+	}
 	bad = judge_bytes(&in, &cp, active, &res);
 	if (o->test_corrupt_covered && in.native && in.native_len <= sizeof(corrupted)) {
 		const char *region;
@@ -551,6 +555,14 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	c->bpf = in.bpf;
 	c->bpf_len = in.bpf_len;
 	c->bpf_mac_len = in.bpf_mac_len;
+	if (cp.n > 1 && copy_that_created(cp.view, cp.n) >= 0) {
+		/* the copy the kernel's bytes were judged against (which_copy.h) */
+		const struct capture_rec *j = &cp.rec[copy_that_created(cp.view, cp.n)];
+
+		c->bpf = j->data;
+		c->bpf_len = j->cap_len;
+		c->bpf_mac_len = j->mac_len;
+	}
 	c->small_buffer = small;
 	if (have_bpf && rec.vlan_present)
 		snprintf(c->bpf_vlan, sizeof(c->bpf_vlan), "%04x:%u", ntohs(rec.vlan_proto),
