@@ -8,6 +8,7 @@
 
 #include "capture.h"
 #include "decode.h"
+#include "tcp_opts.h"
 
 int copy_that_created(const struct copy_view *copy, int n)
 {
@@ -20,27 +21,10 @@ int copy_that_created(const struct copy_view *copy, int n)
 bool copy_tsval(const struct copy_view *c, uint32_t *tsval)
 {
 	struct syn_layout l;
-	const uint8_t *o;
-	bool found = false;
 
 	if (syn_layout(c->data, c->len, c->mac_len, &l) || l.tcp_off + l.tcp_len > c->len)
 		return false;
-	o = c->data + l.tcp_off;
-	for (size_t i = 20; i + 1 < l.tcp_len && o[i];) {
-		if (o[i] == 1) {
-			i++;
-			continue;
-		}
-		if (o[i + 1] < 2)
-			break;
-		if (o[i] == 8 && o[i + 1] == 10 && i + 10 <= l.tcp_len) {
-			*tsval = (uint32_t)o[i + 2] << 24 | (uint32_t)o[i + 3] << 16 |
-				 (uint32_t)o[i + 4] << 8 | o[i + 5];
-			found = true;
-		}
-		i += o[i + 1];
-	}
-	return found;
+	return tcp_last_tsval(c->data + l.tcp_off + 20, l.tcp_len - 20, tsval);
 }
 
 /* The kernel's bytes against copy @i. */

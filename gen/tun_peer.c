@@ -44,6 +44,7 @@
 #include "profile.h"
 #include "rerun.h"
 #include "rng.h"
+#include "tcp_opts.h"
 
 #define MAX_SHAPES 512
 #define SPORT_BASE 30000
@@ -171,30 +172,6 @@ static int tell(const struct syn_shape *s, uint16_t sport, uint16_t dport, uint3
 	return tell_flow(CLIENT_GEN, s->family, sport, dport, isn, &m);
 }
 
-/*
- * The value of the last timestamp option among TCP options @o (@len bytes), as the kernel keeps
- * the last one it parses; false if there is none.
- */
-static bool last_tsval(const uint8_t *o, size_t len, uint32_t *val)
-{
-	bool found = false;
-
-	for (size_t i = 0; i + 1 < len && o[i];) {
-		if (o[i] == 1) {
-			i++;
-			continue;
-		}
-		if (o[i] < 2 || o[i + 1] < 2)
-			break;
-		if (o[i] == 8 && o[i + 1] == 10 && i + 10 <= len) {
-			*val = (uint32_t)o[i + 2] << 24 | o[i + 3] << 16 | o[i + 4] << 8 | o[i + 5];
-			found = true;
-		}
-		i += o[i + 1];
-	}
-	return found;
-}
-
 /* One segment from the server: where its TCP header is, and what it says. */
 struct seg {
 	int family;
@@ -230,7 +207,7 @@ static int parse_seg(const uint8_t *p, size_t n, struct seg *s)
 
 	if (end > n)
 		end = n;
-	s->has_ts = end > off + 20 && last_tsval(t + 20, end - off - 20, &s->tsval);
+	s->has_ts = end > off + 20 && tcp_last_tsval(t + 20, end - off - 20, &s->tsval);
 	return 0;
 }
 
@@ -240,7 +217,7 @@ static uint32_t shape_tsval(const struct syn_shape *s)
 {
 	uint32_t v = 0;
 
-	last_tsval(s->tcpopt, s->tcpopt_len, &v);
+	tcp_last_tsval(s->tcpopt, s->tcpopt_len, &v);
 	return v;
 }
 
@@ -493,7 +470,7 @@ static size_t readdress(const struct pcap_syn *p, uint16_t sport, uint16_t dport
 	memcpy(tcp + 16, &c, 2);
 	*isn = (uint32_t)tcp[4] << 24 | tcp[5] << 16 | tcp[6] << 8 | tcp[7];
 	*tsval = 0;
-	last_tsval(tcp + 20, p->tcp_len - 20, tsval);
+	tcp_last_tsval(tcp + 20, p->tcp_len - 20, tsval);
 	return len;
 }
 
