@@ -51,12 +51,11 @@ static void dropped_after(const struct copies_input *ci, int c, char *buf, size_
 			 ci->copy[c + 1].drop_reason ? ci->copy[c + 1].drop_reason : "reason unknown");
 }
 
-static int differ(struct compare_result *res, const char *fmt_detail)
+/* The verdict is "differ"; the caller has written the detail. */
+static int differ(struct compare_result *res)
 {
 	res->verdict = V_DIFFER;
 	res->reason = R_NONE;
-	if (fmt_detail != res->detail)
-		snprintf(res->detail, sizeof(res->detail), "%s", fmt_detail);
 	return 1;
 }
 
@@ -89,7 +88,7 @@ static int judge_which(const struct copies_input *ci, int c, struct compare_resu
 		snprintf(res->detail, sizeof(res->detail), "the kernel saved copy %d of %d, but copy "
 			 "%d made the connection (the last one the kernel did not drop)", j + 1,
 			 ci->n, c + 1);
-		return differ(res, res->detail);
+		return differ(res);
 	}
 	if (ci->cut)
 		strncat(res->detail, "; more copies came than the witness keeps",
@@ -115,7 +114,7 @@ static int judge_tsecr(const struct copies_input *ci, int c, struct compare_resu
 	else
 		snprintf(res->detail, sizeof(res->detail), "which-copy proofs disagree: the SYN-ACK's "
 			 "TSecr %u echoes none of the %d copies the witness saw", ci->tsecr, ci->n);
-	return differ(res, res->detail);
+	return differ(res);
 }
 
 /* The allocation: one, made for copy @c, of SAVED_SYN_HDR + the bytes read back. */
@@ -133,18 +132,22 @@ static int judge_memory(const struct copies_input *ci, int c, struct compare_res
 			snprintf(res->detail, sizeof(res->detail), "the kernel allocated its saved copy "
 				 "(%u bytes) while processing copy %d of %d, but copy %d made the "
 				 "connection", ci->copy[j].saved_size, j + 1, ci->n, c + 1);
-			return differ(res, res->detail);
+			return differ(res);
 		}
-		return differ(res, "the memory follower saw no saved-SYN allocation for this "
-				   "connection, yet TCP_SAVED_SYN returned bytes");
+		snprintf(res->detail, sizeof(res->detail), "the memory follower saw no saved-SYN "
+			 "allocation for this connection, yet TCP_SAVED_SYN returned bytes");
+		return differ(res);
 	}
-	if (v->saved_again)
-		return differ(res, "the kernel made two saved-SYN allocations for one copy");
+	if (v->saved_again) {
+		snprintf(res->detail, sizeof(res->detail), "the kernel made two saved-SYN allocations "
+			 "for one copy");
+		return differ(res);
+	}
 	if (v->saved_size != want) {
 		snprintf(res->detail, sizeof(res->detail), "the kernel allocated %u bytes for a saved "
 			 "copy of %zu header bytes (struct saved_syn %d + %zu = %zu)", v->saved_size,
 			 ci->in->native_len, SAVED_SYN_HDR, ci->in->native_len, want);
-		return differ(res, res->detail);
+		return differ(res);
 	}
 	return 0;
 }
@@ -166,7 +169,7 @@ int judge_copies(const struct copies_input *ci, struct compare_result *res)
 		snprintf(res->detail, sizeof(res->detail), "the kernel dropped all %d copies the "
 			 "witness saw (%s), yet a connection was made", ci->n,
 			 ci->copy[0].drop_reason ? ci->copy[0].drop_reason : "reason unknown");
-		return differ(res, res->detail);
+		return differ(res);
 	}
 	bad = judge_which(ci, c, res);
 	if (!bad)

@@ -663,10 +663,11 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(a, "--connections"))
 			rc = parse_u64_range(a, v, 0, 1000000, &n, err, sizeof(err));
-		else if (!strcmp(a, "--held-back") && (plan = 1))
-			rc = parse_u64_range(a, v, 0, 7000, &held, err, sizeof(err));
-		else if (!strcmp(a, "--abandoned") && (plan = 1))
-			rc = parse_u64_range(a, v, 0, 7000 - held, &abandoned, err, sizeof(err));
+		else if (!strcmp(a, "--held-back") || !strcmp(a, "--abandoned")) {
+			plan = 1;
+			rc = parse_u64_range(a, v, 0, 7000, a[2] == 'h' ? &held : &abandoned, err,
+					     sizeof(err));
+		}
 		else if (!strcmp(a, "--seed"))
 			rc = parse_u64_range(a, v, 0, UINT64_MAX, &seed, err, sizeof(err));
 		else if (!strcmp(a, "--profiles"))
@@ -714,6 +715,11 @@ int main(int argc, char **argv)
 			cnt += fuzz_mode || !shapes[only.idx[j] % nshapes].bad;
 		printf("%llu\n", (unsigned long long)cnt);
 		return 0;
+	}
+	if (plan && held + abandoned > 7000) {
+		fprintf(stderr, "syntwin-crafted: --held-back + --abandoned: at most 7000 (ports %u..)\n",
+			PLAN_SPORT);
+		return 2;
 	}
 	if (plan) {
 		if ((ufd = client_channel_connect()) < 0 || enter_netns("server") ||
