@@ -201,25 +201,52 @@ int saved_syn_mem_each(const struct saved_syn_mem *m, int dbl,
 	return errno == ENOENT || n ? n : -errno;
 }
 
-const char *saved_syn_mem_symbol(uint64_t addr, char *buf, size_t len)
+/* The kernel's text symbols, read from /proc/kallsyms once (in address order) for naming call
+ * sites: a run with many leaks names each without reading the file again. */
+struct ksym {
+	unsigned long long addr;
+	char name[128];
+};
+static struct ksym *ksyms;
+static size_t nksyms;
+
+static void load_ksyms(void)
 {
 	FILE *f = fopen("/proc/kallsyms", "re");
-	char line[512], sym[256], best[256] = "", type;
-	unsigned long long a, best_a = 0;
+	char line[512], sym[128], type;
+	unsigned long long a;
+	size_t cap = 0;
 
-	snprintf(buf, len, "0x%llx", (unsigned long long)addr);
-	if (!f)
-		return buf;
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx %c %255s", &a, &type, sym) != 3 || a > addr || a < best_a ||
-		    (type != 't' && type != 'T'))
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %127s", &a, &type, sym) != 3 || (type != 't' && type != 'T'))
 			continue;
-		best_a = a;
-		snprintf(best, sizeof(best), "%s", sym);
+		if (nksyms == cap) {
+			struct ksym *n = realloc(ksyms, (cap = cap ? 2 * cap : 4096) * sizeof(*n));
+
+			if (!n)
+				break;
+			ksyms = n;
+		}
+		ksyms[nksyms].addr = a;
+		snprintf(ksyms[nksyms++].name, sizeof(ksyms->name), "%s", sym);
 	}
-	fclose(f);
-	if (best[0])
-		snprintf(buf, len, "%s+0x%llx", best, (unsigned long long)(addr - best_a));
+	if (f)
+		fclose(f);
+}
+
+const char *saved_syn_mem_symbol(uint64_t addr, char *buf, size_t len)
+{
+	const struct ksym *best = NULL;
+
+	if (!ksyms)
+		load_ksyms();
+	for (size_t i = 0; i < nksyms; i++)
+		if (ksyms[i].addr <= addr && (!best || ksyms[i].addr >= best->addr))
+			best = &ksyms[i];
+	if (best)
+		snprintf(buf, len, "%s+0x%llx", best->name, (unsigned long long)(addr - best->addr));
+	else
+		snprintf(buf, len, "0x%llx", (unsigned long long)addr);
 	return buf;
 }
 
