@@ -548,6 +548,11 @@ static const struct copy_case copy_cases[] = {
 	{ "first dropped", 2, 1, 1, 0, false, 1, 1, false, 0, V_IDENTICAL, R_NONE, "" },
 	{ "all dropped", 2, 3, 0, 0, false, 0, -1, false, 1, V_DIFFER, R_NONE,
 	  "dropped all 2 copies" },
+	/* copy 1 made a request that ended; copy 2 reached it and was dropped; copy 3 made the
+	 * request that became the connection: the last copy not dropped, not the first */
+	{ "an earlier request ended", 3, 2, 2, 0, false, 2, 2, false, 0, V_IDENTICAL, R_NONE, "" },
+	{ "the ended request's copy saved", 3, 2, 2, 0, false, 0, 2, false, 1, V_DIFFER, R_NONE,
+	  "the kernel saved copy 1 of 3, but copy 3 made the connection" },
 	{ "TSecr names a dropped copy", 3, 6, 0, 0, false, 0, 2, false, 1, V_DIFFER, R_NONE,
 	  "which-copy proofs disagree: copy 1 of 3 is the last the kernel did not drop, but the "
 	  "SYN-ACK's TSecr 102 echoes copy 3" },
