@@ -105,7 +105,9 @@ struct cur_copy {
 /* One saved-SYN object the memory follower follows (bpf/saved_syn_mem.bpf.c), by address. */
 struct mem_obj {
 	__u64 bytes;		/* requested size */
-	__u64 call_site;	/* kmalloc's caller (allocation), or kfree's (in mem_double) */
+	__u64 call_site;	/* kmalloc's caller */
+	__u64 free_site;	/* the first kfree's caller (mem_freed, mem_double) */
+	__u64 free2_site;	/* the second kfree's caller (mem_double) */
 	__u64 ts_ns;
 	struct capture_key flow;	/* the packet being processed; family 0 if none was known */
 	__u32 tag;		/* ... and which copy of it */
@@ -116,7 +118,8 @@ struct mem_stats {
 	__u64 allocs;		/* saved-SYN objects allocated */
 	__u64 frees;		/* ... of them freed */
 	__u64 untracked;	/* allocated, but the live map was full: not followed */
-	__u64 double_frees;	/* kfree of an object already freed, not allocated again since */
+	__u64 double_frees;	/* kfree of an object already freed, with no allocation of its
+				 * address seen since (mem_double; confirmed in userspace) */
 	__u64 unattributed;	/* allocated with no captured packet to tie it to */
 };
 

@@ -8,7 +8,8 @@
  * before: the allocation happens in the same softirq). That copy of the SYN is marked
  * CAP_F_SAVED with the size, so the comparator can check the size against the bytes read back
  * and which copy the kernel saved. A kfree moves the object to mem_freed; a second kfree of it
- * with no kmalloc of the address in between is a double free (mem_double). Exact counts, no
+ * with no allocation of the address in between (kmalloc or kmem_cache_alloc) is a double free
+ * (mem_double). Exact counts, no
  * byte budget, no debug kernel.
  */
 #include <linux/bpf.h>
@@ -24,11 +25,12 @@ const volatile __u64 site_lo[MEM_MAX_SITES];
 const volatile __u64 site_hi[MEM_MAX_SITES];
 const volatile __u32 nsites;
 
-/* Objects allocated and not yet freed, by address. */
+/* Objects allocated and not yet freed, by address. Preallocated: an element allocated on
+ * update would be a kmalloc inside this program, which the tracepoint does not report (a BPF
+ * program does not run nested in itself), so its address would escape the reuse check. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 262144);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 65536);
 	__type(key, __u64);
 	__type(value, struct mem_obj);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
@@ -119,6 +121,18 @@ int BPF_PROG(on_kmalloc, unsigned long call_site, const void *ptr, __u64 bytes_r
 	return 0;
 }
 
+/* Any cache allocation can reuse a freed saved copy's address: kmalloc caches are merged with
+ * other caches of their size (SLUB), whose objects come from kmem_cache_alloc(). */
+SEC("raw_tp/kmem_cache_alloc")
+int BPF_PROG(on_cache_alloc, unsigned long call_site, const void *ptr)
+{
+	__u64 k = (__u64)ptr;
+
+	if (ptr)
+		bpf_map_delete_elem(&mem_freed, &k);
+	return 0;
+}
+
 SEC("raw_tp/kfree")
 int BPF_PROG(on_kfree, unsigned long call_site, const void *ptr)
 {
@@ -134,6 +148,7 @@ int BPF_PROG(on_kfree, unsigned long call_site, const void *ptr)
 		return 0;
 	o = bpf_map_lookup_elem(&mem_live, &k);
 	if (o) {
+		o->free_site = call_site;
 		bpf_map_update_elem(&mem_freed, &k, o, BPF_ANY);
 		bpf_map_delete_elem(&mem_live, &k);
 		__sync_fetch_and_add(&st->frees, 1);
@@ -143,7 +158,7 @@ int BPF_PROG(on_kfree, unsigned long call_site, const void *ptr)
 	if (!o)
 		return 0;
 	d = *o;
-	d.call_site = call_site;
+	d.free2_site = call_site;
 	bpf_map_update_elem(&mem_double, &k, &d, BPF_ANY);
 	__sync_fetch_and_add(&st->double_frees, 1);
 	return 0;

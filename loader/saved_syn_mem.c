@@ -135,6 +135,7 @@ int saved_syn_mem_attach_pinned(unsigned int entries)
 	if (load_attach(m))
 		goto out;
 	if (bpf_link__pin(m->skel->links.on_kmalloc, CAPTURE_PIN_DIR "/link_mem_kmalloc") ||
+	    bpf_link__pin(m->skel->links.on_cache_alloc, CAPTURE_PIN_DIR "/link_mem_cache_alloc") ||
 	    bpf_link__pin(m->skel->links.on_kfree, CAPTURE_PIN_DIR "/link_mem_kfree")) {
 		fprintf(stderr, "saved_syn_mem: failed to pin links: %s\n", strerror(errno));
 		goto out;

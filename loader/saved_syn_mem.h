@@ -50,6 +50,6 @@ void saved_syn_mem_close(struct saved_syn_mem *m);
 
 /* Pins the follower leaves under CAPTURE_PIN_DIR (for detach). */
 #define SAVED_SYN_MEM_PINS "mem_live", "mem_freed", "mem_double", "mem_stats", "cur_copy", \
-	"link_mem_kmalloc", "link_mem_kfree"
+	"link_mem_kmalloc", "link_mem_cache_alloc", "link_mem_kfree"
 
 #endif

@@ -43,6 +43,7 @@ memory_exact() {
 	check [ "$(sj .memory_follower.freed)" = "$(sj .memory_follower.allocated)" ]
 	check [ "$(sj .memory_follower.outstanding)" = 0 ]
 	check [ "$(sj .memory_follower.double_frees)" = 0 ]
+	check [ "$(sj .memory_follower.double_frees_unconfirmed)" = 0 ]
 	check [ "$(sj .memory_follower.unattributed)" = 0 ]
 	check [ "$(sj .memory_follower.untracked)" = 0 ]
 	check [ "$(sj .memory_follower.verdicts)" = 0 ]
