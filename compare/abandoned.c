@@ -8,6 +8,8 @@
 #include "capture.h"
 #include "decode.h"
 
+static const char *const ended[] = { "reset", "expired", "listener closed" };
+
 static int fail(struct compare_result *res)
 {
 	res->verdict = V_DIFFER;
@@ -43,29 +45,36 @@ int judge_abandoned(const struct abandoned_input *in, struct compare_result *res
 			 SAVED_SYN_HDR);
 		return fail(res);
 	}
-	if (in->expire && (in->rst_seen || in->synacks != 1 + in->synack_retries)) {
+	if (in->kind == ABANDON_EXPIRE && (in->rst_seen || in->synacks != 1 + in->synack_retries)) {
 		snprintf(res->detail, sizeof(res->detail), "planned to expire, but the witness saw %s"
 			 "%u SYN-ACKs (an expired request sends 1 + tcp_synack_retries = %u)",
 			 in->rst_seen ? "an RST and " : "", in->synacks, 1 + in->synack_retries);
 		return fail(res);
 	}
-	if (!in->expire && !in->rst_seen) {
+	if (in->kind == ABANDON_CLOSE && (in->rst_seen || in->synacks != 1)) {
+		snprintf(res->detail, sizeof(res->detail), "planned to lose its listener before its "
+			 "first timer, but the witness saw %s%u SYN-ACKs (such a request sends 1)",
+			 in->rst_seen ? "an RST and " : "", in->synacks);
+		return fail(res);
+	}
+	if (in->kind == ABANDON_RST && !in->rst_seen) {
 		snprintf(res->detail, sizeof(res->detail), "planned to be reset, but the witness saw no "
 			 "RST for it");
 		return fail(res);
 	}
 	if (in->leaked_at) {
 		snprintf(res->detail, sizeof(res->detail), "the request is gone (%s) but its saved copy "
-			 "(%u bytes, allocated at %s) was never freed", in->expire ? "expired" : "reset",
+			 "(%u bytes, allocated at %s) was never freed", ended[in->kind],
 			 v->saved_size, in->leaked_at);
 		return fail(res);
 	}
-	if (in->expire)
+	if (in->kind == ABANDON_EXPIRE)
 		snprintf(res->detail, sizeof(res->detail), "the request expired after %u SYN-ACKs; "
 			 "copy %d of %d saved (%u bytes) and freed", in->synacks, c + 1, in->n,
 			 v->saved_size);
 	else
-		snprintf(res->detail, sizeof(res->detail), "reset by its peer; copy %d of %d saved "
-			 "(%u bytes) and freed", c + 1, in->n, v->saved_size);
+		snprintf(res->detail, sizeof(res->detail), "%s; copy %d of %d saved (%u bytes) and "
+			 "freed", in->kind == ABANDON_RST ? "reset by its peer" :
+			 "its listener closed while it was pending", c + 1, in->n, v->saved_size);
 	return 0;
 }

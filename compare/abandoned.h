@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The verdict on a planned abandoned handshake (gen/tun_peer.c --abandoned): a SYN whose request
- * the peer reset (abandon-rst) or left to expire (abandon-expire). Explained "abandoned"
- * only when the witness proves all of it: a copy of the SYN reached TCP and the kernel saved it
- * (one allocation of the right size, the memory follower's), the RST was seen (or, for expiry,
- * no RST and exactly 1 + tcp_synack_retries SYN-ACKs, the request's whole life), and the saved
- * copy was freed by the end of the run. Anything else is "differ", naming what is missing.
+ * The verdict on a planned abandoned handshake (gen/planned.c --abandoned): a SYN whose request
+ * the peer reset (abandon-rst), left to expire (abandon-expire), or lost with its listener,
+ * closed while the request was pending (abandon-close). Explained "abandoned" only when the
+ * witness proves all of it: a copy of the SYN reached TCP and the kernel saved it (one
+ * allocation of the right size, the memory follower's); the request's end as planned: the RST
+ * seen; or no RST and exactly 1 + tcp_synack_retries SYN-ACKs, an expired request's whole life;
+ * or no RST and exactly one SYN-ACK (the listener closed before the request's first timer,
+ * which then drops it without retransmitting); and the saved copy freed by the end of the run.
+ * Anything else is "differ", naming what is missing.
  */
 #ifndef SYNTWIN_ABANDONED_H
 #define SYNTWIN_ABANDONED_H
@@ -15,8 +18,10 @@
 #include "classify.h"
 #include "which_copy.h"
 
+enum abandon_kind { ABANDON_RST, ABANDON_EXPIRE, ABANDON_CLOSE };
+
 struct abandoned_input {
-	bool expire;			/* abandoned-expire, else abandoned-rst */
+	enum abandon_kind kind;
 	const struct copy_view *copy;	/* the witness's copies, arrival order */
 	int n;
 	int mode;			/* the listener's TCP_SAVE_SYN */

@@ -64,17 +64,20 @@ fuzz) ncrafted=0 nfuzz=$n ;;
 *) ncrafted=0 ;;
 esac
 nfuzz=${nfuzz:-0} ntap=${ntap:-0}
-# Planned handshakes (crafted, on tun0): 16 whose first SYN-ACK is held back, so the SYN is
-# retransmitted into its request (they connect: counted in expect below), and 16 abandoned ones
-# (8 reset, 8 left to expire), each group over both families and both modes.
+# Planned handshakes (gen/planned.c, on tun0): 16 whose first SYN-ACK is held back, so the SYN
+# is retransmitted into its request (they connect: counted in expect below), 24 abandoned ones
+# (8 reset, 8 left to expire, 8 whose listener closes while they are pending) and, where the
+# kernel saves SYN-ACKs, 16 active connections that get their SYN-ACK twice (counted in
+# expect_active), each group over both families and both modes.
 # A rerun makes them all again: none of them is identical, by design.
-nheld=0 nabandoned=0
-case $mix in default | crafted) nheld=16 nabandoned=16 ;; esac
+nheld=0 nabandoned=0 ndup=0
+case $mix in default | crafted) nheld=16 nabandoned=24 ;; esac
+[ -z "$active" ] || [ $nheld = 0 ] || ndup=16
 nsockets=$((n - ncrafted - nfuzz - ntap))
 [ "$mix" != replay ] || nsockets=0
 ncookie=$((nsockets / 100))
 # What the server waits for: every connection, or in a rerun the selected ones.
-expect=$((n + nheld)) expect_active=$nsockets
+expect=$((n + nheld)) expect_active=$((nsockets + ndup))
 if [ "$rerun" = 1 ]; then
 	expect=0 expect_active=0
 	if [ "$mix" = replay ]; then
@@ -88,14 +91,14 @@ if [ "$rerun" = 1 ]; then
 			expect=$((expect + expect_active))
 		fi
 	fi
-	expect=$((expect + nheld))
+	expect=$((expect + nheld)) expect_active=$((expect_active + ndup))
 	echo "rerun: $expect connection(s) that were not identical"
 fi
 t_attached=$(up)
 rm -f /tmp/server-ready
 syntwin-server --out "$out" --connections "$expect" --active "$([ -n "$active" ] && echo "$expect_active" || echo 0)" \
 	--seed "$seed" --series-hash "$shash" --mix "$mix" --ready-file /tmp/server-ready \
-	--held-back "$nheld" --abandoned "$nabandoned" "$@" &
+	--held-back "$nheld" --abandoned "$nabandoned" --dup-synack "$ndup" "$@" &
 spid=$!
 i=0
 while [ ! -e /tmp/server-ready ]; do
@@ -114,8 +117,9 @@ elif [ "$mix" = replay ]; then
 	# shellcheck disable=SC2086
 	syntwin-crafted --replay $out/replay.pcap $rr || crc=$?
 else
-	[ $((nheld + nabandoned)) = 0 ] ||
-		syntwin-crafted --held-back "$nheld" --abandoned "$nabandoned" --seed "$((seed + 3))" || crc=$?
+	[ $((nheld + nabandoned + ndup)) = 0 ] ||
+		syntwin-crafted --held-back "$nheld" --abandoned "$nabandoned" --dup-synack "$ndup" \
+			--seed "$((seed + 3))" || crc=$?
 	# shellcheck disable=SC2086
 	[ "$ncrafted" = 0 ] || syntwin-crafted --connections "$ncrafted" --seed "$seed" $rr || crc=$?
 	# shellcheck disable=SC2086

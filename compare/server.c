@@ -54,15 +54,17 @@ struct opts {
 	bool test_corrupt_covered;	/* TEST ONLY: corrupt_covered() */
 	const char *test_fault;		/* "kill-server" or "panic" */
 	bool hex_all;
-	uint64_t held_back, abandoned;	/* planned handshakes (tun_peer.c), for the summary */
+	uint64_t held_back, abandoned, dup_synack; /* planned handshakes (gen/planned.c) */
 };
 
 /* The generators a record can name; the last one is for records no generator named. */
 enum { GEN_SOCKETS, GEN_CRAFTED, GEN_TAP, GEN_FUZZ, GEN_REPLAY, GEN_REJECTED, GEN_HELD_BACK,
-       GEN_ABANDONED_RST, GEN_ABANDONED_EXPIRE, GEN_UNKNOWN, GEN_MAX };
+       GEN_ABANDONED_RST, GEN_ABANDONED_EXPIRE, GEN_ABANDONED_CLOSE, GEN_DUP_SYNACK, GEN_UNKNOWN,
+       GEN_MAX };
 static const char *const gen_names[GEN_MAX] = { "sockets", "crafted", "crafted-tap", "fuzz",
 						"replay", "rejected", "held-back",
-						"abandon-rst", "abandon-expire", "unknown" };
+						"abandon-rst", "abandon-expire", "abandon-close",
+						"dup-synack", "unknown" };
 
 struct stats {
 	uint64_t conns, verdict[V_MAX], reason[R_MAX], unexplained, small_buffer_checks;
@@ -71,7 +73,8 @@ struct stats {
 	long long evictions;	/* capture_evictions() at the end; -1 while running */
 	long long slab_start, slab_end, syn_slab_start, syn_slab_end; /* bytes, -1 unknown */
 	int write_errno;	/* a results file could not be written: the run stops */
-	uint64_t shapes, gen[GEN_MAX];	/* passive records by their generator (gen_names) */
+	uint64_t shapes, gen[GEN_MAX];	/* records by their generator (gen_names): passive ones,
+					 * and the active planned ones (dup-synack) */
 	uint64_t duplicate_children;	/* second sockets from one SYN (labels.h) */
 	uint64_t test_corrupted;	/* records --test-corrupt-covered made wrong */
 	uint64_t late_captures;		/* captures of connections judged bpf-missing */
@@ -103,11 +106,13 @@ static const char usage[] =
 	"usage: syntwin-server --out DIR [--connections N] [--seed S] [--netns NAME]\n"
 	"                      [--series-hash H] [--small-buffer-permille P] [--idle-timeout S]\n"
 	"                      [--ready-file F] [--active N] [--hex-all] [--mix NAME]\n"
-	"                      [--rerun-of DIR] [--test-corrupt K] [--held-back H --abandoned A]\n"
+	"                      [--rerun-of DIR] [--test-corrupt K]\n"
+	"                      [--held-back H --abandoned A --dup-synack D]\n"
 	"                      [--test-fault kill-server|panic --test-fault-after N]\n"
 	"  --hex-all         both byte strings in every JSONL record, not only differing ones\n"
 	"  --active N        also expect N active-direction records from syntwin-client\n"
-	"  --held-back H --abandoned A  the planned handshakes syntwin-crafted makes (summary)\n"
+	"  --held-back H --abandoned A --dup-synack D  the planned handshakes syntwin-crafted\n"
+	"                      makes (summary)\n"
 	"  --test-corrupt K  TEST ONLY: flip one byte of every K-th BPF record before comparing\n"
 	"  --test-corrupt-covered  TEST ONLY: make the kernel's copy wrong inside each region an\n"
 	"                    explanation covers (corrupt_covered()); every such record must fail\n"
@@ -161,6 +166,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			rc = parse_u64_range(a, v, 0, 100000, &o->held_back, err, sizeof(err));
 		else if (!strcmp(a, "--abandoned"))
 			rc = parse_u64_range(a, v, 0, 100000, &o->abandoned, err, sizeof(err));
+		else if (!strcmp(a, "--dup-synack"))
+			rc = parse_u64_range(a, v, 0, 100000, &o->dup_synack, err, sizeof(err));
 		else if (!strcmp(a, "--active"))
 			rc = parse_u64_range(a, v, 0, 100000000, &o->active, err, sizeof(err));
 		else if (!strcmp(a, "--test-fault-after"))
@@ -292,7 +299,9 @@ static int rx_env_init(void)
 /* The reason a planned generator's records are explained by, R_NONE for the others. */
 static const enum reason planned_reason[GEN_MAX] = { [GEN_HELD_BACK] = R_RETRANSMIT,
 						     [GEN_ABANDONED_RST] = R_ABANDONED,
-						     [GEN_ABANDONED_EXPIRE] = R_ABANDONED };
+						     [GEN_ABANDONED_EXPIRE] = R_ABANDONED,
+						     [GEN_ABANDONED_CLOSE] = R_ABANDONED,
+						     [GEN_DUP_SYNACK] = R_RETRANSMIT };
 
 /* Counts a passive record under its generator; a planned one proven as planned (its verdict
  * explained with the reason its plan makes: @res) counts as proven too. */
@@ -540,6 +549,8 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	}
 	if (active) {
 		st->active++;
+		if (c->gen && !strcmp(c->gen, gen_names[GEN_DUP_SYNACK]))
+			count_gen(st, c->gen, &res);
 	} else {
 		st->conns++;
 		if (have_bpf)
@@ -860,8 +871,11 @@ static int judge_planned_abandon(struct capture_client *cc, const struct capture
 {
 	static struct copies cp;
 	char site[160];
-	struct abandoned_input in = { .expire = !strcmp(l->gen, "abandon-expire"),
-				      .mode = ntohs(k->dport) - PORT_BASE + 1,
+	/* the plan's listeners: PORT_BASE mode 1, the next mode 2 (and again for abandon-close) */
+	struct abandoned_input in = { .kind = !strcmp(l->gen, "abandon-expire") ? ABANDON_EXPIRE :
+					      !strcmp(l->gen, "abandon-close") ? ABANDON_CLOSE :
+										 ABANDON_RST,
+				      .mode = (ntohs(k->dport) - PORT_BASE) % 2 + 1,
 				      .rst_seen = r->flags & CAP_F_RST, .synacks = r->synacks,
 				      .synack_retries = synack_retries };
 
@@ -1101,6 +1115,11 @@ static void summary_planned(struct json_out *j, const struct opts *o, const stru
 	json_u64(j, "planned", o->abandoned);
 	json_u64(j, "proven_reset", st->proven[GEN_ABANDONED_RST]);
 	json_u64(j, "proven_expired", st->proven[GEN_ABANDONED_EXPIRE]);
+	json_u64(j, "proven_listener_closed", st->proven[GEN_ABANDONED_CLOSE]);
+	json_close(j);
+	json_open(j, "dup_synack", '{');
+	json_u64(j, "planned", o->dup_synack);
+	json_u64(j, "proven_syn_retransmit", st->proven[GEN_DUP_SYNACK]);
 	json_close(j);
 	json_close(j);
 }

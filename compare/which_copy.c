@@ -75,8 +75,9 @@ static int judge_which(const struct copies_input *ci, int c, struct compare_resu
 			res->verdict = V_EXPLAINED;
 			res->reason = R_RETRANSMIT;
 			snprintf(res->detail, sizeof(res->detail), "the witness saw %d copies; the "
-				 "kernel saved copy %d, the one that created the request (%s)%s%s",
-				 ci->n, c + 1, after, was[0] ? ", equal but for " : "", was);
+				 "kernel saved copy %d, the one that %s (%s)%s%s", ci->n, c + 1,
+				 ci->active ? "established the socket" : "created the request",
+				 after, was[0] ? ", equal but for " : "", was);
 		}
 		return 0;
 	}
@@ -117,6 +118,28 @@ static int judge_tsecr(const struct copies_input *ci, int c, struct compare_resu
 	return differ(res);
 }
 
+/*
+ * No other saved copy: a copy the kernel dropped, or one after @c (each reached the request or
+ * the socket @c made), must not have made an allocation, even one freed since (a kernel that
+ * replaced its saved copy with an identical later one shows nothing in the bytes). A copy
+ * before @c that was not dropped made an earlier request, which saved its own.
+ */
+static int judge_other_saves(const struct copies_input *ci, int c, struct compare_result *res)
+{
+	for (int j = 0; j < ci->n; j++) {
+		const struct copy_view *o = &ci->copy[j];
+
+		if (j == c || !o->saved || (j < c && !o->dropped))
+			continue;
+		snprintf(res->detail, sizeof(res->detail), "the kernel also allocated a saved copy "
+			 "(%u bytes) while processing copy %d of %d, %s", o->saved_size, j + 1, ci->n,
+			 o->dropped ? "a copy it dropped" : "which came after the one that made the "
+			 "connection");
+		return differ(res);
+	}
+	return 0;
+}
+
 /* The allocation: one, made for copy @c, of SAVED_SYN_HDR + the bytes read back. */
 static int judge_memory(const struct copies_input *ci, int c, struct compare_result *res)
 {
@@ -149,7 +172,7 @@ static int judge_memory(const struct copies_input *ci, int c, struct compare_res
 			 ci->in->native_len, SAVED_SYN_HDR, ci->in->native_len, want);
 		return differ(res);
 	}
-	return 0;
+	return judge_other_saves(ci, c, res);
 }
 
 int judge_copies(const struct copies_input *ci, struct compare_result *res)

@@ -101,6 +101,16 @@ size_t craft_syn(const struct syn_shape *s, const struct flow *f, uint32_t isn, 
 	return hl + tcp_len;
 }
 
+size_t craft_synack(const struct syn_shape *s, const struct flow *f, uint32_t isn, uint32_t ack,
+		    uint8_t *out)
+{
+	size_t len = craft_syn(s, f, isn, out), tcp_off = len - 20 - s->tcpopt_len;
+
+	put32(out + tcp_off + 8, ack);
+	tcp_checksum(f, out + tcp_off, len - tcp_off);
+	return len;
+}
+
 size_t craft_segment(const struct syn_shape *s, const struct flow *f, uint8_t flags,
 		     uint32_t seq, uint32_t ack, uint32_t tsval, uint32_t tsecr, uint8_t *out)
 {

@@ -24,6 +24,10 @@ struct flow {
 size_t craft_syn(const struct syn_shape *shape, const struct flow *f, uint32_t isn,
 		 uint8_t *out);
 
+/* craft_syn() with acknowledgment number @ack: a SYN-ACK if the shape's flags say SYN|ACK. */
+size_t craft_synack(const struct syn_shape *shape, const struct flow *f, uint32_t isn, uint32_t ack,
+		    uint8_t *out);
+
 /*
  * A segment without options but a timestamp echo if @tsecr is nonzero: @flags (e.g. ACK,
  * FIN|ACK), @seq, @ack, window 502, TTL and TOS of @shape. Returns the packet length.

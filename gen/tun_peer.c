@@ -12,7 +12,8 @@
  * usage: syntwin-crafted --connections N [--seed S] [--profiles DIR] [--dev tun0] [--fuzz]
  *        syntwin-crafted --tap --dev tap0 ...   (Ethernet frames on a tap device instead)
  *        syntwin-crafted --replay FILE [--count]
- *        syntwin-crafted --held-back H --abandoned A [--seed S]   (planned handshakes)
+ *        syntwin-crafted --held-back H --abandoned A --dup-synack D [--seed S]
+ *                                                  (planned handshakes: gen/planned.c)
  * With --rerun JSONL only the connections that were not identical in that earlier run are made
  * (their indexes, or packet numbers for a replay); --count prints how many would connect.
  */
@@ -45,22 +46,23 @@
 #include "rerun.h"
 #include "rng.h"
 #include "tcp_opts.h"
+#include "tun_peer.h"
 
 #define MAX_SHAPES 512
 #define SPORT_BASE 30000
 
 static struct syn_shape shapes[MAX_SHAPES];
 static size_t nshapes;
-static int tun = -1, ufd = -1;
+int tun = -1, ufd = -1;
 static uint64_t made, failed, rejected_sent;
-static uint32_t port_tsval[65536]; /* each flow's SYN timestamp, by our port (PAWS) */
+uint32_t port_tsval[65536]; /* each flow's SYN timestamp, by our port (PAWS) */
 static struct rerun_set only;
 static const char *rerun_file;
 
 /* tun0's peer and local addresses; with --tap, tap0's (198.22.0.0/24, fd00:5d5d::/64) */
-static uint8_t peer4[4] = { 198, 19, 0, 1 }, self4[4] = { 198, 19, 0, 2 };
-static uint8_t peer6[16] = { 0xfd, 0, 0x5a, 0x5a, [15] = 1 };
-static uint8_t self6[16] = { 0xfd, 0, 0x5a, 0x5a, [15] = 2 };
+uint8_t peer4[4] = { 198, 19, 0, 1 }, self4[4] = { 198, 19, 0, 2 };
+uint8_t peer6[16] = { 0xfd, 0, 0x5a, 0x5a, [15] = 1 };
+uint8_t self6[16] = { 0xfd, 0, 0x5a, 0x5a, [15] = 2 };
 /* --tap: frames carry an Ethernet header; the topology has a permanent neighbour entry for the
  * peer's MAC, so the kernel answers without ARP or ND */
 static int tap_mode;
@@ -68,7 +70,7 @@ static uint8_t tap_mac[6];
 static const uint8_t peer_mac[6] = { 0x02, 0x00, 0x00, 0x53, 0x59, 0x01 };
 
 /* Writes an IP packet to the device, framed for tap. */
-static ssize_t dev_write(const uint8_t *pkt, size_t len)
+ssize_t dev_write(const uint8_t *pkt, size_t len)
 {
 	uint8_t frame[14 + 2048];
 
@@ -137,12 +139,12 @@ static int open_tun(const char *dev)
 }
 
 static int fuzz_mode;
-static uint64_t run_seed;
+uint64_t run_seed;
 
 /* Tells the server flow @sport -> @dport with ISN @isn is one of ours (@kind: CLIENT_GEN before
  * the SYN, CLIENT_GAVE_UP when no SYN-ACK came). */
-static int tell_flow(int kind, int family, uint16_t sport, uint16_t dport, uint32_t isn,
-		     struct active_msg *m)
+int tell_flow(int kind, int family, uint16_t sport, uint16_t dport, uint32_t isn,
+	      struct active_msg *m)
 {
 	m->kind = (uint32_t)kind;
 	m->has_isn = 1;
@@ -171,15 +173,6 @@ static int tell(const struct syn_shape *s, uint16_t sport, uint16_t dport, uint3
 		snprintf(m.knobs, sizeof(m.knobs), "%s", s->name);
 	return tell_flow(CLIENT_GEN, s->family, sport, dport, isn, &m);
 }
-
-/* One segment from the server: where its TCP header is, and what it says. */
-struct seg {
-	int family;
-	uint16_t sport, dport;
-	uint32_t seq, ack, tsval;
-	uint8_t flags;
-	bool has_ts;
-};
 
 static int parse_seg(const uint8_t *p, size_t n, struct seg *s)
 {
@@ -221,7 +214,7 @@ static uint32_t shape_tsval(const struct syn_shape *s)
 	return v;
 }
 
-static struct flow flow_of(const struct syn_shape *s, uint16_t sport, uint16_t dport)
+struct flow flow_of(const struct syn_shape *s, uint16_t sport, uint16_t dport)
 {
 	struct flow f = { .family = s->family, .sport = sport, .dport = dport };
 
@@ -250,9 +243,10 @@ static void answer_fin(const struct seg *g)
 		log_err("write RST+ACK");
 }
 
-/* Reads what tun0 has for up to @ms: FINs are answered; returns 1 when the SYN-ACK of @sport
- * (for @isn) is seen, filling @synack. */
-static int pump(int ms, uint16_t sport, uint32_t isn, struct seg *synack)
+/* Reads what tun0 has for up to @ms: FINs are answered; returns 1 when a segment @want accepts
+ * is seen, filling @got. */
+int pump_until(int ms, bool (*want)(const struct seg *g, const void *arg), const void *arg,
+	       struct seg *got)
 {
 	struct pollfd p = { .fd = tun, .events = POLLIN };
 	uint8_t buf[2048];
@@ -276,8 +270,8 @@ static int pump(int ms, uint16_t sport, uint32_t isn, struct seg *synack)
 			}
 			if (parse_seg(ip, (size_t)n, &g))
 				continue;
-			if ((g.flags & 0x12) == 0x12 && sport && g.dport == sport && g.ack == isn + 1) {
-				*synack = g;
+			if (want && want(&g, arg)) {
+				*got = g;
 				return 1;
 			}
 			if (g.flags & 0x01)
@@ -289,6 +283,25 @@ static int pump(int ms, uint16_t sport, uint32_t isn, struct seg *synack)
 			return 0;
 		poll(&p, 1, (int)left);
 	}
+}
+
+struct synack_of {
+	uint16_t sport;
+	uint32_t isn;
+};
+
+static bool is_synack_of(const struct seg *g, const void *arg)
+{
+	const struct synack_of *w = arg;
+
+	return (g->flags & 0x12) == 0x12 && g->dport == w->sport && g->ack == w->isn + 1;
+}
+
+int pump(int ms, uint16_t sport, uint32_t isn, struct seg *synack)
+{
+	struct synack_of w = { sport, isn };
+
+	return pump_until(ms, sport ? is_synack_of : NULL, &w, synack);
 }
 
 /*
@@ -541,110 +554,12 @@ static int replay(const char *file, int count_only)
 	return failed ? 1 : 0;
 }
 
-/* --- planned handshakes: held-back SYN-ACKs and abandoned requests ----------------------- */
-
-#define PLAN_SPORT 58000	/* above the profile run's ports (30000 + 28000) */
-
-enum plan_kind { PLAN_HELD_BACK, PLAN_ABANDON_RST, PLAN_ABANDON_EXPIRE };
-static const char *const plan_gen[] = { "held-back", "abandon-rst", "abandon-expire" };
-
-/* A Linux-like SYN with timestamps, TSval @tsval: MSS, SACK-permitted, TS, NOP, WS 7. */
-static void plan_shape(int family, uint32_t tsval, uint16_t ipid, struct syn_shape *s)
-{
-	static const uint8_t opt[20] = { 2, 4, 0x05, 0xb4, 4, 2, 8, 10, 0, 0, 0, 0,
-					 0, 0, 0, 0, 1, 3, 3, 7 };
-
-	*s = (struct syn_shape){ .family = family, .ttl = 64, .df = 1, .win = 64240, .ipid = ipid,
-				 .flow = ipid, .flags = 0x02, .tcpopt_len = sizeof(opt) };
-	memcpy(s->tcpopt, opt, sizeof(opt));
-	s->tcpopt[8] = (uint8_t)(tsval >> 24);
-	s->tcpopt[9] = (uint8_t)(tsval >> 16);
-	s->tcpopt[10] = (uint8_t)(tsval >> 8);
-	s->tcpopt[11] = (uint8_t)tsval;
-	snprintf(s->name, sizeof(s->name), "plan/linux-ts");
-}
-
-static int plan_write(const struct syn_shape *s, const struct flow *f, uint32_t isn)
-{
-	uint8_t pkt[CRAFT_MAX];
-	size_t len = craft_syn(s, f, isn, pkt);
-
-	return dev_write(pkt, len) == (ssize_t)len ? 0 : -1;
-}
-
-/*
- * One planned handshake @k of @kind: the SYN; its SYN-ACK read and held back (never answered).
- * held-back: the SYN again (a retransmission: IP ID, flow label and TSval moved on), which
- * reaches the live request; its second SYN-ACK is answered and the connection made.
- * abandoned-rst: an RST (seq ISN + 1) ends the request. abandoned-expire: nothing more; the
- * request dies after tcp_synack_retries. Returns 0, or -1 on a local error or a missing answer.
- */
-static int plan_one(enum plan_kind kind, uint64_t k, uint64_t *rng)
-{
-	int family = k % 2 ? 6 : 4;
-	uint16_t sport = (uint16_t)(PLAN_SPORT + k), dport = (uint16_t)(7001 + (k / 2) % 2);
-	uint32_t isn = (uint32_t)rng_next(rng), tsval = (uint32_t)rng_next(rng) >> 1;
-	struct active_msg m = { .index = k, .seed = run_seed };
-	struct syn_shape s;
-	struct flow f;
-	struct seg sa;
-	uint8_t pkt[CRAFT_MAX];
-	size_t n;
-
-	plan_shape(family, tsval, (uint16_t)(k * 7 + 1), &s);
-	f = flow_of(&s, sport, dport);
-	snprintf(m.gen, sizeof(m.gen), "%s", plan_gen[kind]);
-	snprintf(m.knobs, sizeof(m.knobs), "%s", s.name);
-	port_tsval[sport] = tsval + 1;
-	if (tell_flow(CLIENT_GEN, family, sport, dport, isn, &m) || plan_write(&s, &f, isn))
-		return -1;
-	if (!pump(3000, sport, isn, &sa))
-		return -1;
-	if (kind == PLAN_ABANDON_RST) {
-		n = craft_segment(&s, &f, 0x04, isn + 1, 0, 0, 0, pkt);
-		return dev_write(pkt, n) == (ssize_t)n ? 0 : -1;
-	}
-	if (kind == PLAN_ABANDON_EXPIRE)
-		return 0;
-	plan_shape(family, tsval + 1, (uint16_t)(k * 7 + 2), &s);
-	if (plan_write(&s, &f, isn) || !pump(3000, sport, isn, &sa))
-		return -1;
-	n = craft_segment(&s, &f, 0x10, isn + 1, sa.seq + 1, tsval + 2, sa.has_ts ? sa.tsval : 0,
-			  pkt);
-	return dev_write(pkt, n) == (ssize_t)n ? 0 : -1;
-}
-
-/* --held-back H --abandoned A: H held-back handshakes, then A abandoned ones (half reset, half
- * left to expire), both families and both listener modes in turn. */
-static int plan_run(uint64_t held, uint64_t abandoned, uint64_t seed)
-{
-	uint64_t rng = seed, k = 0, bad = 0;
-
-	for (uint64_t i = 0; i < held + abandoned; i++, k++) {
-		/* abandoned: four reset, four left to expire, and again: each four covers both
-		 * families (k % 2) and both listener modes ((k / 2) % 2) */
-		enum plan_kind kind = i < held ? PLAN_HELD_BACK :
-				      ((i - held) / 4) % 2 ? PLAN_ABANDON_EXPIRE : PLAN_ABANDON_RST;
-
-		if (plan_one(kind, k, &rng)) {
-			fprintf(stderr, "syntwin-crafted: planned %s handshake %llu (port %llu) "
-				"failed\n", plan_gen[kind], (unsigned long long)k,
-				(unsigned long long)(PLAN_SPORT + k));
-			bad++;
-		}
-	}
-	pump(1500, 0, 0, NULL); /* FINs of the held-back connections */
-	printf("planned: %llu held-back SYN-ACKs (the SYN retransmitted into its request), %llu "
-	       "abandoned handshakes, %llu failed\n", (unsigned long long)held,
-	       (unsigned long long)abandoned, (unsigned long long)bad);
-	return bad ? 1 : 0;
-}
-
 int main(int argc, char **argv)
 {
 	const char *dir = "/src/gen/profiles", *dev = "tun0", *replay_file = NULL;
 	int count_only = 0;
-	uint64_t n = 100, seed = 1, rng, held = 0, abandoned = 0;
+	uint64_t n = 100, seed = 1, rng;
+	struct plan pl = { 0 };
 	int plan = 0;
 	char err[256];
 
@@ -663,9 +578,11 @@ int main(int argc, char **argv)
 		}
 		if (!strcmp(a, "--connections"))
 			rc = parse_u64_range(a, v, 0, 1000000, &n, err, sizeof(err));
-		else if (!strcmp(a, "--held-back") || !strcmp(a, "--abandoned")) {
+		else if (!strcmp(a, "--held-back") || !strcmp(a, "--abandoned") ||
+			 !strcmp(a, "--dup-synack")) {
 			plan = 1;
-			rc = parse_u64_range(a, v, 0, 7000, a[2] == 'h' ? &held : &abandoned, err,
+			rc = parse_u64_range(a, v, 0, PLAN_MAX, a[2] == 'h' ? &pl.held_back :
+					     a[2] == 'a' ? &pl.abandoned : &pl.dup_synack, err,
 					     sizeof(err));
 		}
 		else if (!strcmp(a, "--seed"))
@@ -716,16 +633,15 @@ int main(int argc, char **argv)
 		printf("%llu\n", (unsigned long long)cnt);
 		return 0;
 	}
-	if (plan && held + abandoned > 7000) {
-		fprintf(stderr, "syntwin-crafted: --held-back + --abandoned: at most 7000 (ports %u..)\n",
-			PLAN_SPORT);
+	if (plan && pl.held_back + pl.abandoned > PLAN_MAX) {
+		fprintf(stderr, "syntwin-crafted: --held-back + --abandoned: at most %d\n", PLAN_MAX);
 		return 2;
 	}
 	if (plan) {
 		if ((ufd = client_channel_connect()) < 0 || enter_netns("server") ||
 		    (tun = open_tun(dev)) < 0)
 			return 2;
-		return plan_run(held, abandoned, seed);
+		return plan_run(&pl, seed);
 	}
 	if (load_profiles(dir) || (ufd = client_channel_connect()) < 0 || enter_netns("server") ||
 	    (tun = open_tun(dev)) < 0)

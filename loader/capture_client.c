@@ -101,28 +101,29 @@ int capture_key_of(const struct capture_rec *r, struct capture_key *k)
 }
 
 /*
- * The bound record is a snapshot taken when the socket was established; the kernel may drop a
- * copy that arrived just before it a moment later (on another CPU), so the copy's fate is read
- * again now from where that copy lives: still the flow's latest record, or moved to
- * syn_copies by a later copy.
+ * The flow's record as it is now, in place of @out (the copy bound to the socket), when it is
+ * the same SYN (or SYN-ACK): its fate noted since (a drop, an allocation) and any copies that came
+ * after the bind (a duplicate SYN-ACK reaching the established socket, a SYN retransmitted into
+ * an accepted connection), which the judge must see too. The bound copy is found among the kept
+ * ones by its position and tag; if the flow's record is gone or is another SYN's, @out stays.
  */
-static void refresh_fate(struct capture_client *c, const struct capture_key *k,
-			 struct capture_rec *out)
+static void catch_up(struct capture_client *c, const struct capture_key *k,
+		     struct capture_rec *out)
 {
-	const __u16 fate = CAP_F_DROPPED | CAP_F_SAVED | CAP_F_SAVED_AGAIN;
 	struct copy_key ck = { .flow = *k, .n = out->copies - 1u };
-	struct capture_rec now;
+	struct capture_rec now, bound;
 
-	if (bpf_map_lookup_elem(c->by_flow_fd, k, &now) || now.copies != out->copies) {
-		if (out->copies < 1 || out->copies > CAPTURE_MAX_COPIES - 1 ||
-		    bpf_map_lookup_elem(c->copies_fd, &ck, &now))
-			return;
-	}
-	if (now.tag != out->tag)
+	if (bpf_map_lookup_elem(c->by_flow_fd, k, &now) || now.copies < out->copies)
 		return;
-	out->flags = (__u16)((out->flags & ~fate) | (now.flags & fate));
-	out->fate_reason = now.fate_reason;
-	out->saved_size = now.saved_size;
+	if (now.copies == out->copies) {
+		if (now.tag == out->tag)
+			*out = now;
+		return;
+	}
+	if (out->copies < 1 || out->copies > CAPTURE_MAX_COPIES - 1 ||
+	    bpf_map_lookup_elem(c->copies_fd, &ck, &bound) || bound.tag != out->tag)
+		return;
+	*out = now;
 }
 
 int capture_lookup_cookie(struct capture_client *c, __u64 cookie, struct capture_rec *out,
@@ -139,7 +140,7 @@ int capture_lookup_cookie(struct capture_client *c, __u64 cookie, struct capture
 	else if (errno != ENOENT)
 		return -errno;
 	if (capture_key_of(out, &k) == 0) {
-		refresh_fate(c, &k, out);
+		catch_up(c, &k, out);
 		if (bpf_map_delete_elem(c->by_flow_fd, &k) == 0)
 			c->taken_flow++;
 		else if (errno != ENOENT)

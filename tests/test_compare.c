@@ -527,6 +527,7 @@ struct copy_case {
 	int n;
 	unsigned int dropped;	/* bit i: copy i dropped */
 	int saved;		/* the copy the allocation was made for, -1 none */
+	unsigned int also;	/* bit i: copy i made an allocation too */
 	int size_off;		/* requested size minus the right one */
 	bool again;
 	int native;		/* the copy whose bytes the kernel returned */
@@ -540,35 +541,46 @@ struct copy_case {
 };
 
 static const struct copy_case copy_cases[] = {
-	{ "one copy", 1, 0, 0, 0, false, 0, -1, false, 0, V_IDENTICAL, R_NONE, "" },
-	{ "first kept", 2, 2, 0, 0, false, 0, 0, false, 0, V_EXPLAINED, R_RETRANSMIT,
+	{ "one copy", 1, 0, 0, 0, 0, false, 0, -1, false, 0, V_IDENTICAL, R_NONE, "" },
+	{ "first kept", 2, 2, 0, 0, 0, false, 0, 0, false, 0, V_EXPLAINED, R_RETRANSMIT,
 	  "saved copy 1, the one that created the request (2 dropped (NOT_SPECIFIED))" },
-	{ "later copy saved", 2, 2, 0, 0, false, 1, 0, false, 1, V_DIFFER, R_NONE,
+	{ "later copy saved", 2, 2, 0, 0, 0, false, 1, 0, false, 1, V_DIFFER, R_NONE,
 	  "the kernel saved copy 2 of 2, but copy 1 made the connection" },
-	{ "first dropped", 2, 1, 1, 0, false, 1, 1, false, 0, V_IDENTICAL, R_NONE, "" },
-	{ "all dropped", 2, 3, 0, 0, false, 0, -1, false, 1, V_DIFFER, R_NONE,
+	{ "first dropped", 2, 1, 1, 0, 0, false, 1, 1, false, 0, V_IDENTICAL, R_NONE, "" },
+	{ "all dropped", 2, 3, 0, 0, 0, false, 0, -1, false, 1, V_DIFFER, R_NONE,
 	  "dropped all 2 copies" },
 	/* copy 1 made a request that ended; copy 2 reached it and was dropped; copy 3 made the
 	 * request that became the connection: the last copy not dropped, not the first */
-	{ "an earlier request ended", 3, 2, 2, 0, false, 2, 2, false, 0, V_IDENTICAL, R_NONE, "" },
-	{ "the ended request's copy saved", 3, 2, 2, 0, false, 0, 2, false, 1, V_DIFFER, R_NONE,
+	{ "an earlier request ended", 3, 2, 2, 0, 0, false, 2, 2, false, 0, V_IDENTICAL, R_NONE, "" },
+	{ "the ended request's copy saved", 3, 2, 2, 0, 0, false, 0, 2, false, 1, V_DIFFER, R_NONE,
 	  "the kernel saved copy 1 of 3, but copy 3 made the connection" },
-	{ "TSecr names a dropped copy", 3, 6, 0, 0, false, 0, 2, false, 1, V_DIFFER, R_NONE,
+	{ "TSecr names a dropped copy", 3, 6, 0, 0, 0, false, 0, 2, false, 1, V_DIFFER, R_NONE,
 	  "which-copy proofs disagree: copy 1 of 3 is the last the kernel did not drop, but the "
 	  "SYN-ACK's TSecr 102 echoes copy 3" },
-	{ "TSecr names no copy", 2, 2, 0, 0, false, 0, -2, false, 1, V_DIFFER, R_NONE,
+	{ "TSecr names no copy", 2, 2, 0, 0, 0, false, 0, -2, false, 1, V_DIFFER, R_NONE,
 	  "echoes none of the 2 copies" },
-	{ "active: no TSecr check", 2, 1, 1, 0, false, 1, 0, true, 0, V_IDENTICAL, R_NONE, "" },
-	{ "one byte short", 1, 0, 0, -1, false, 0, -1, false, 1, V_DIFFER, R_NONE,
+	{ "active: no TSecr check", 2, 1, 1, 0, 0, false, 1, 0, true, 0, V_IDENTICAL, R_NONE, "" },
+	{ "one byte short", 1, 0, 0, 0, -1, false, 0, -1, false, 1, V_DIFFER, R_NONE,
 	  "allocated 63 bytes for a saved copy of 52 header bytes (struct saved_syn 12 + 52 = 64)" },
-	{ "one byte long", 1, 0, 0, 1, false, 0, -1, false, 1, V_DIFFER, R_NONE,
+	{ "one byte long", 1, 0, 0, 0, 1, false, 0, -1, false, 1, V_DIFFER, R_NONE,
 	  "allocated 65 bytes" },
-	{ "allocated for another copy", 2, 2, 1, 0, false, 0, -1, false, 1, V_DIFFER, R_NONE,
+	{ "allocated for another copy", 2, 2, 1, 0, 0, false, 0, -1, false, 1, V_DIFFER, R_NONE,
 	  "while processing copy 2 of 2, but copy 1 made the connection" },
-	{ "no allocation", 1, 0, -1, 0, false, 0, -1, false, 1, V_DIFFER, R_NONE,
+	{ "no allocation", 1, 0, -1, 0, 0, false, 0, -1, false, 1, V_DIFFER, R_NONE,
 	  "saw no saved-SYN allocation" },
-	{ "two allocations", 1, 0, 0, 0, true, 0, -1, false, 1, V_DIFFER, R_NONE,
+	{ "two allocations", 1, 0, 0, 0, 0, true, 0, -1, false, 1, V_DIFFER, R_NONE,
 	  "two saved-SYN allocations for one copy" },
+	/* a duplicate replaced the saved copy with an equal one: the bytes cannot show it */
+	{ "a dropped duplicate saved too", 2, 2, 0, 2, 0, false, 0, -1, true, 1, V_DIFFER, R_NONE,
+	  "also allocated a saved copy (64 bytes) while processing copy 2 of 2, a copy it dropped" },
+	{ "a later copy saved too", 2, 0, 0, 2, 0, false, 0, -1, false, 1, V_DIFFER, R_NONE,
+	  "the kernel saved copy 1 of 2, but copy 2 made the connection" },
+	{ "an earlier request saved its own", 3, 2, 2, 1, 0, false, 2, 2, false, 0, V_IDENTICAL,
+	  R_NONE, "" },
+	{ "an earlier dropped copy saved", 3, 3, 2, 1, 0, false, 2, -1, false, 1, V_DIFFER, R_NONE,
+	  "while processing copy 1 of 3, a copy it dropped" },
+	{ "active: duplicate SYN-ACK dropped", 2, 2, 0, 0, 0, false, 0, -1, true, 0, V_EXPLAINED,
+	  R_RETRANSMIT, "saved copy 1, the one that established the socket (2 dropped" },
 };
 
 static void test_which_copy(void)
@@ -587,7 +599,8 @@ static void test_which_copy(void)
 			v[i] = (struct copy_view){ .data = bytes[i], .len = 52,
 						   .dropped = t->dropped >> i & 1,
 						   .drop_reason = "NOT_SPECIFIED",
-						   .saved = i == t->saved, .saved_again = t->again,
+						   .saved = i == t->saved || (t->also >> i & 1),
+						   .saved_again = t->again,
 						   .saved_size = (uint32_t)(64 + t->size_off) };
 		}
 		in.native = bytes[t->native];
@@ -604,7 +617,8 @@ static void test_which_copy(void)
 /* An abandoned handshake: one IPv4 SYN on a tun device (no MAC), mode 1. */
 struct abandon_case {
 	const char *name;
-	bool expire, rst, dropped;
+	enum abandon_kind kind;
+	bool rst, dropped;
 	unsigned int synacks;
 	int size_off;
 	const char *leaked_at;
@@ -613,16 +627,30 @@ struct abandon_case {
 };
 
 static const struct abandon_case abandon_cases[] = {
-	{ "reset", false, true, false, 1, 0, NULL, 0, "reset by its peer; copy 1 of 1 saved (64 bytes)" },
-	{ "expired", true, false, false, 2, 0, NULL, 0, "expired after 2 SYN-ACKs" },
-	{ "reset, no RST seen", false, false, false, 1, 0, NULL, 1, "saw no RST" },
-	{ "expired, one SYN-ACK too many", true, false, false, 3, 0, NULL, 1,
+	{ "reset", ABANDON_RST, true, false, 1, 0, NULL, 0,
+	  "reset by its peer; copy 1 of 1 saved (64 bytes)" },
+	{ "expired", ABANDON_EXPIRE, false, false, 2, 0, NULL, 0, "expired after 2 SYN-ACKs" },
+	{ "reset, no RST seen", ABANDON_RST, false, false, 1, 0, NULL, 1, "saw no RST" },
+	{ "expired, one SYN-ACK too many", ABANDON_EXPIRE, false, false, 3, 0, NULL, 1,
 	  "saw 3 SYN-ACKs (an expired request sends 1 + tcp_synack_retries = 2)" },
-	{ "expired, but reset", true, true, false, 2, 0, NULL, 1, "an RST and 2 SYN-ACKs" },
-	{ "leaked", false, true, false, 1, 0, "tcp_conn_request+0x1f0", 1,
-	  "was never freed" },
-	{ "one byte short", true, false, false, 2, -1, NULL, 1, "63 bytes allocated, 64 expected" },
-	{ "dropped", false, true, true, 0, 0, NULL, 1, "no request was made" },
+	{ "expired, but reset", ABANDON_EXPIRE, true, false, 2, 0, NULL, 1,
+	  "an RST and 2 SYN-ACKs" },
+	{ "leaked", ABANDON_RST, true, false, 1, 0, "tcp_conn_request+0x1f0", 1,
+	  "the request is gone (reset) but its saved copy (64 bytes, allocated at "
+	  "tcp_conn_request+0x1f0) was never freed" },
+	{ "one byte short", ABANDON_EXPIRE, false, false, 2, -1, NULL, 1,
+	  "63 bytes allocated, 64 expected" },
+	{ "dropped", ABANDON_RST, true, true, 0, 0, NULL, 1, "no request was made" },
+	{ "listener closed", ABANDON_CLOSE, false, false, 1, 0, NULL, 0,
+	  "its listener closed while it was pending; copy 1 of 1 saved (64 bytes) and freed" },
+	{ "listener closed, but retransmitted", ABANDON_CLOSE, false, false, 2, 0, NULL, 1,
+	  "saw 2 SYN-ACKs (such a request sends 1)" },
+	{ "listener closed, but reset", ABANDON_CLOSE, true, false, 1, 0, NULL, 1,
+	  "saw an RST and 1 SYN-ACKs" },
+	{ "listener closed, leaked", ABANDON_CLOSE, false, false, 1, 0, "tcp_conn_request+0x1f0", 1,
+	  "the request is gone (listener closed)" },
+	{ "listener closed, not saved", ABANDON_CLOSE, false, false, 1, -64, NULL, 1,
+	  "0 bytes allocated, 64 expected" },
 };
 
 static void test_abandoned(void)
@@ -630,9 +658,10 @@ static void test_abandoned(void)
 	for (size_t k = 0; k < sizeof(abandon_cases) / sizeof(abandon_cases[0]); k++) {
 		const struct abandon_case *t = &abandon_cases[k];
 		uint8_t b[52];
-		struct copy_view v = { .data = b, .len = 52, .dropped = t->dropped, .saved = true,
+		struct copy_view v = { .data = b, .len = 52, .dropped = t->dropped,
+				       .saved = t->size_off > -64,
 				       .saved_size = (uint32_t)(64 + t->size_off) };
-		struct abandoned_input in = { .expire = t->expire, .copy = &v, .n = 1, .mode = 1,
+		struct abandoned_input in = { .kind = t->kind, .copy = &v, .n = 1, .mode = 1,
 					      .rst_seen = t->rst, .synacks = t->synacks,
 					      .synack_retries = 1, .leaked_at = t->leaked_at };
 		struct compare_result r;

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the tun peer's parts share (gen/tun_peer.c: the device, the server channel, reading
+ * segments; gen/planned.c: the planned handshakes): one device fd in the server netns, one
+ * channel to syntwin-server.
+ */
+#ifndef SYNTWIN_TUN_PEER_H
+#define SYNTWIN_TUN_PEER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "client_msg.h"
+#include "craft.h"
+#include "profile.h"
+
+extern int tun, ufd;		/* the tun (or tap) device; the channel to the server */
+extern uint64_t run_seed;	/* this run's --seed, sent with each label */
+extern uint32_t port_tsval[65536]; /* each flow's last TSval, by the peer's port (PAWS) */
+/* the peer's and the guest's addresses on tun0 (198.19.0.1 -> .2, fd00:5a5a::1 -> ::2) */
+extern uint8_t peer4[4], self4[4], peer6[16], self6[16];
+
+/* One segment the guest sent (read from the device): what its TCP header says. */
+struct seg {
+	int family;
+	uint16_t sport, dport;
+	uint32_t seq, ack, tsval;
+	uint8_t flags;
+	bool has_ts;
+};
+
+/* Writes an IP packet to the device (framed for tap). Returns its length, or -1. */
+ssize_t dev_write(const uint8_t *pkt, size_t len);
+/* The flow of shape @s from the peer's port @sport to the guest's @dport. */
+struct flow flow_of(const struct syn_shape *s, uint16_t sport, uint16_t dport);
+/* Tells the server flow @sport -> @dport with ISN @isn is one of ours (@kind: CLIENT_GEN before
+ * the SYN, CLIENT_GAVE_UP when no SYN-ACK came); @m carries gen, knobs, index. 0 or -1. */
+int tell_flow(int kind, int family, uint16_t sport, uint16_t dport, uint32_t isn,
+	      struct active_msg *m);
+/* Reads the device for up to @ms, answering FINs with RST+ACK; 1 when a segment @want accepts
+ * came (in *@got), else 0. @want NULL: just read for @ms. */
+int pump_until(int ms, bool (*want)(const struct seg *g, const void *arg), const void *arg,
+	       struct seg *got);
+/* pump_until() for the SYN-ACK answering our SYN from @sport with ISN @isn (0: none awaited). */
+int pump(int ms, uint16_t sport, uint32_t isn, struct seg *synack);
+
+/* The planned handshakes (gen/planned.c). */
+struct plan {
+	uint64_t held_back;	/* SYN retransmitted into its request (first SYN-ACK held back) */
+	uint64_t abandoned;	/* in groups of four: reset, left to expire, listener closed */
+	uint64_t dup_synack;	/* active: a socket here gets its SYN-ACK twice */
+};
+#define PLAN_MAX 7000		/* ports PLAN_SPORT.. */
+/* Runs @p; prints what it made. Returns 0, or 1 if any planned handshake failed. */
+int plan_run(const struct plan *p, uint64_t seed);
+
+#endif
