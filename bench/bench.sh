@@ -75,7 +75,7 @@ top=$(callgrind_annotate --threshold=90 "$tmp/cg.20000" 2>/dev/null |
 	awk '{ gsub(",", "", $2); printf "%s{\"function\": \"%s\", \"self_ir\": %s}", (NR > 1 ? ", " : ""), $1, $2 }')
 
 # 3. Connection rates, BPF statistics and memory: one guest boot.
-stage "bench: connection rates ($rounds interleaved rounds x 5 configurations x IPv4/IPv6, $n connections each), BPF stats, memory"
+stage "bench: connection rates ($rounds interleaved rounds x 6 configurations x IPv4/IPv6, $n connections each), BPF stats, memory"
 mkdir -p "$tmp/guest"
 SYNTWIN_NO_BUILD=1 syntwin vm --smp 2 --timeout 1800 --share "$tmp/guest" -- \
 	sh /src/bench/bench-guest.sh "$rounds" "$n" 2000 >"$tmp/guest.log" 2>&1 ||

@@ -7,11 +7,14 @@
  *   no-capture  listener without TCP_SAVE_SYN
  *   native1     TCP_SAVE_SYN 1, TCP_SAVED_SYN read on every accepted socket
  *   native2     the same with 2 (MAC header too)
- *   witness     the BPF witness attached (tc ingress on s0 + sockops) and its record taken from
- *               the map by socket cookie; no TCP_SAVE_SYN
+ *   witness-no-memory  the BPF witness attached without its memory follower (tc ingress and
+ *               egress on s0, sockops, kfree_skb) and its record taken from the map by socket
+ *               cookie; no TCP_SAVE_SYN
+ *   witness     the same with the memory follower (kmalloc/kfree tracepoints), as every run has it
  *   full        native2 + witness + the comparator (classify, JSONL record) as syntwin-server
- * Rounds interleave them (A B C D E A B C D E ...), IPv4 and IPv6 in each, so a ratio compares
- * batches measured seconds apart. Then, with BPF run-time statistics on (BPF_ENABLE_STATS,
+ * Rounds interleave them (A B C D E F A B C D E F ...), IPv4 and IPv6 in each, so a ratio
+ * compares batches measured seconds apart; "memory_follower" is witness / witness-no-memory,
+ * round by round. Then, with BPF run-time statistics on (BPF_ENABLE_STATS,
  * only for that last pass, as they cost time themselves), one more full batch gives each BPF
  * program's run_time_ns / run_cnt. Prints JSON; writes DIR/rates.dat for gnuplot.
  * usage: syntwin-conn-rate --rounds R --connections N --dir DIR
@@ -34,10 +37,10 @@
 #include "parse_num.h"
 #include "report.h"
 
-enum config { C_NONE, C_NATIVE1, C_NATIVE2, C_WITNESS, C_FULL, C_MAX };
-static const char *const config_names[C_MAX] = { "no-capture", "native1", "native2", "witness",
-						 "full" };
-static const int config_save[C_MAX] = { -1, 1, 2, -1, 2 };
+enum config { C_NONE, C_NATIVE1, C_NATIVE2, C_WITNESS_NO_MEM, C_WITNESS, C_FULL, C_MAX };
+static const char *const config_names[C_MAX] = { "no-capture", "native1", "native2",
+						 "witness-no-memory", "witness", "full" };
+static const int config_save[C_MAX] = { -1, 1, 2, -1, -1, 2 };
 #define MAX_ROUNDS 100
 
 static const struct {
@@ -58,10 +61,17 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+enum { DETACH, ATTACH, ATTACH_NO_MEM };
+
 static int witness(int on)
 {
-	int rc = system(on ? "syntwin-loader attach --netns server --dev s0 --cgroup /sys/fs/cgroup "
-			     "--entries 65536 >/dev/null" : "syntwin-loader detach >/dev/null");
+	char cmd[200];
+	int rc;
+
+	snprintf(cmd, sizeof(cmd), on ? "syntwin-loader attach --netns server --dev s0 --cgroup "
+		 "/sys/fs/cgroup --entries 65536%s >/dev/null" : "syntwin-loader detach >/dev/null",
+		 on == ATTACH_NO_MEM ? " --no-memory-follower" : "");
+	rc = system(cmd);
 
 	if (rc) {
 		fprintf(stderr, "syntwin-conn-rate: witness %s failed\n", on ? "attach" : "detach");
@@ -77,6 +87,19 @@ static int witness(int on)
 	return 0;
 }
 
+/* Before (@before) or after configuration @c's batches: the witness attached as it needs, the
+ * follower-less one alone, the whole one for witness and full. */
+static int witness_around(enum config c, int before)
+{
+	if (c == C_WITNESS_NO_MEM)
+		return witness(before ? ATTACH_NO_MEM : DETACH);
+	if (before && c == C_WITNESS)
+		return witness(ATTACH);
+	if (!before && c == C_FULL)
+		return witness(DETACH);
+	return 0;
+}
+
 /* The configuration's work on accepted socket @a. */
 static int work(enum config c, int a, int family, uint64_t i)
 {
@@ -89,7 +112,7 @@ static int work(enum config c, int a, int family, uint64_t i)
 
 	if (config_save[c] > 0 && (n = read_saved_syn(a, native, sizeof(native), &need)) <= 0)
 		return -1;
-	if (c == C_WITNESS || c == C_FULL) {
+	if (c == C_WITNESS_NO_MEM || c == C_WITNESS || c == C_FULL) {
 		if (getsockopt(a, SOL_SOCKET, SO_COOKIE, &cookie, &cl))
 			return -1;
 		have = capture_lookup_cookie(&cc, cookie, &rec, true) == 0;
@@ -216,20 +239,20 @@ int main(int argc, char **argv)
 	/* warm-up, not measured: first-use costs (page faults, slab growth, the loader's first
 	 * load) would otherwise land on round 1's first configurations */
 	for (int c = 0; c < C_MAX; c++) {
-		if (c == C_WITNESS && witness(1))
+		if (witness_around(c, 1))
 			return 1;
 		for (int f = 0; f < 2; f++)
 			batch(c, f, (unsigned int)n / 4);
-		if (c == C_FULL && witness(0))
+		if (witness_around(c, 0))
 			return 1;
 	}
 	for (uint64_t r = 0; r < rounds; r++) {
 		for (int c = 0; c < C_MAX; c++) {
-			if (c == C_WITNESS && witness(1))
+			if (witness_around(c, 1))
 				return 1;
 			for (int f = 0; f < 2; f++)
 				rate[c][f][r] = batch(c, f, (unsigned int)n);
-			if (c == C_FULL && witness(0))
+			if (witness_around(c, 0))
 				return 1;
 		}
 		fprintf(stderr, "round %llu/%llu: IPv4 %.0f/s without capture, %.0f/s full\n",
@@ -240,7 +263,7 @@ int main(int argc, char **argv)
 	/* BPF run time per program: one more full batch per family, statistics on */
 	unsigned long long tc_ns, tc_cnt, so_ns, so_cnt;
 
-	if (witness(1))
+	if (witness(ATTACH))
 		return 1;
 	sfd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (sfd < 0) {
@@ -252,7 +275,7 @@ int main(int argc, char **argv)
 	prog_stats("syn_capture", &tc_ns, &tc_cnt);
 	prog_stats("syn_sockops", &so_ns, &so_cnt);
 	close(sfd);
-	if (witness(0) || report_close(&rep))
+	if (witness(DETACH) || report_close(&rep))
 		return 1;
 
 	snprintf(path, sizeof(path), "%s/rates.dat", dir);
@@ -286,7 +309,17 @@ int main(int argc, char **argv)
 				median(v, nr), lo, hi);
 		}
 	}
-	printf("\n],\n\"bpf_stats\": {\"connections\": %llu, "
+	printf("\n],\n\"memory_follower\": {");
+	for (int f = 0; f < 2; f++) {
+		double ratio[MAX_ROUNDS];
+
+		for (uint64_t r = 0; r < rounds; r++)
+			ratio[r] = rate[C_WITNESS][f][r] / rate[C_WITNESS_NO_MEM][f][r];
+		printf("%s\"ipv%d_ratio_with_to_without\": %.4f, \"ipv%d_cost_percent\": %.1f",
+		       f ? ", " : "", f ? 6 : 4, median(ratio, (int)rounds), f ? 6 : 4,
+		       100 * (1 - median(ratio, (int)rounds)));
+	}
+	printf("},\n\"bpf_stats\": {\"connections\": %llu, "
 	       "\"tc\": {\"run_cnt\": %llu, \"run_time_ns\": %llu, \"ns_per_run\": %.0f, "
 	       "\"runs_per_connection\": %.2f}, "
 	       "\"sockops\": {\"run_cnt\": %llu, \"run_time_ns\": %llu, \"ns_per_run\": %.0f, "

@@ -10,6 +10,7 @@
 const char loader_usage[] =
 	"usage: syntwin-loader attach --dev IFNAME[@NETNS] [--dev ...] --cgroup PATH [--entries N]\n"
 	"                             [--netns NAME]   (NAME: the default netns of the devices)\n"
+	"                             [--no-memory-follower]   (no kmalloc/kfree programs)\n"
 	"       syntwin-loader detach\n"
 	"       syntwin-loader dump [--json]\n"
 	"       syntwin-loader stats [--json]\n"
@@ -37,7 +38,7 @@ int loader_parse(int argc, char **argv, struct loader_opts *o, char *err, size_t
 	o->cmd = (enum loader_cmd)i;
 	for (i = 2; i < argc; i++) {
 		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-		bool takes_value = strcmp(a, "--json") != 0;
+		bool takes_value = strcmp(a, "--json") && strcmp(a, "--no-memory-follower");
 
 		if (takes_value && (!val || !*val)) {
 			snprintf(err, errlen, "%s: missing value", a);
@@ -63,6 +64,8 @@ int loader_parse(int argc, char **argv, struct loader_opts *o, char *err, size_t
 				return -1;
 			}
 			o->devs[o->ndevs++] = val;
+		} else if (strcmp(a, "--no-memory-follower") == 0 && o->cmd == CMD_ATTACH) {
+			o->no_memory_follower = true;
 		} else if (strcmp(a, "--netns") == 0 && o->cmd == CMD_ATTACH) {
 			o->netns = val;
 		} else if (strcmp(a, "--cgroup") == 0 && o->cmd == CMD_ATTACH) {

@@ -20,6 +20,7 @@ struct loader_opts {
 	uint32_t entries;	/* max_entries of the two LRU capture maps */
 	uint64_t cookie;	/* lookup */
 	bool json;
+	bool no_memory_follower; /* attach: leave out saved_syn_mem (bench: what it costs) */
 };
 
 extern const char loader_usage[];

@@ -306,13 +306,13 @@ static int cmd_attach(const struct loader_opts *o)
 		goto cleanup;
 	}
 	err = attach_drops(o, &open_opts);
-	if (!err)
+	if (!err && !o->no_memory_follower)
 		err = saved_syn_mem_attach_pinned(o->entries);
 	if (err)
 		goto cleanup;
-	printf("attached: tc ingress and egress on %d device(s), sockops on %s, kfree_skb, kmalloc/kfree, "
-	       "%u entries per map\n",
-	       o->ndevs, o->cgroup, o->entries);
+	printf("attached: tc ingress and egress on %d device(s), sockops on %s, kfree_skb, %s"
+	       "%u entries per map\n", o->ndevs, o->cgroup,
+	       o->no_memory_follower ? "" : "kmalloc/kfree, ", o->entries);
 	err = 0;
 cleanup:
 	if (state)

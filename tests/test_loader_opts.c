@@ -28,6 +28,12 @@ int main(void)
 	CHECK_EQ_INT(o.ndevs, 2);
 	CHECK_EQ_INT(o.entries, 1024);
 	CHECK(strcmp(o.netns, "server") == 0, "netns %s", o.netns);
+	CHECK(!o.no_memory_follower, "memory follower off by default");
+	CHECK_EQ_INT(parse(&o, err, (const char *[]){ "attach", "--dev", "s0", "--no-memory-follower",
+				 "--cgroup", "/c", NULL }), 0);
+	CHECK(o.no_memory_follower && o.ndevs == 1 && strcmp(o.cgroup, "/c") == 0,
+	      "--no-memory-follower takes no value");
+	CHECK_EQ_INT(parse(&o, err, (const char *[]){ "stats", "--no-memory-follower", NULL }), -1);
 	/* decimal only, as the shell reads numbers: "010" is ten, "0x10" is refused */
 	CHECK_EQ_INT(parse(&o, err, (const char *[]){ "lookup", "--cookie", "0x10", NULL }), -1);
 	CHECK_EQ_INT(parse(&o, err, (const char *[]){ "lookup", "--cookie", "010", "--json", NULL }), 0);
