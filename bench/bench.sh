@@ -10,7 +10,7 @@ set -eu
 . "$(dirname "$0")/../vm/lib.sh"
 root=$SYNTWIN_ROOT
 # ./syntwin on the kernel and series this bench was called with
-syntwin() { "$root/syntwin" --kernel "${SYNTWIN_KERNEL:-6.1}" --series "${SYNTWIN_SERIES:-$root/kernel-series}" "$@"; }
+syntwin() { "$root/syntwin" --kernel "$SYNTWIN_KERNEL" --series "$SYNTWIN_SERIES" "$@"; }
 BUILD=${SYNTWIN_BUILD:-$root/build}
 full=0 cold=0 rounds=7 n=1000 out=$root/results/bench scales="10000 100000"
 while [ $# -gt 0 ]; do

@@ -3,7 +3,7 @@
 # Guest side of `syntwin run`: topology, witness, server, then the client's connections: most
 # with the kernel in its normal mode, 1% in the middle with syncookies forced
 # (net.ipv4.tcp_syncookies=2 in the server netns), which keep no saved SYN. Results go to /mnt/share (the host's --out directory).
-# On a kernel that saves SYN-ACK headers for active opens (kernel-series/0002, seen as the
+# On a kernel that saves SYN-ACK headers for active opens (kernel-series/VER/0002, seen as the
 # TCPSynAckSaved counter), every client socket also checks the active direction: the witness
 # watches c0 too, and the client sends each saved SYN-ACK to the server for comparison.
 # usage: run-guest.sh CONNECTIONS SEED SERIES_HASH ENTRIES MIX PARALLEL RERUN [SERVER ARGS...]

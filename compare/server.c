@@ -93,7 +93,7 @@ struct stats {
 
 /*
  * TcpExt counters reported as growth over the run. The last two exist only with the series'
- * counter patch (kernel-series/0001); there TCPSynNotSavedCookie counts exactly the accepted
+ * counter patch (kernel-series/VER/0001); there TCPSynNotSavedCookie counts exactly the accepted
  * sockets of TCP_SAVE_SYN listeners that came from a cookie, and is the syncookie proof.
  */
 static const char *const tcpext_names[4] = { "SyncookiesRecv", "TCPTimeWaitOverflow",

@@ -11,9 +11,9 @@ SYNTWIN=$ROOT/syntwin
 # A series that does not apply: the reference series plus the test mutant whose removed line is
 # not in the tree. Every command stops before anything boots.
 mkdir "$tmp/noapply" "$tmp/nocompile"
-cp "$ROOT"/kernel-series/*.patch "$tmp/noapply/"
+cp "$ROOT"/kernel-series/6.1/*.patch "$tmp/noapply/"
 cp "$ROOT/tests/mutants/does-not-apply.patch" "$tmp/noapply/0099-does-not-apply.patch"
-{ cat "$ROOT/kernel-series/series"; echo 0099-does-not-apply.patch; } >"$tmp/noapply/series"
+{ cat "$ROOT/kernel-series/6.1/series"; echo 0099-does-not-apply.patch; } >"$tmp/noapply/series"
 for cmd in build "run --connections 10 --out $tmp/run" "vm -- true" test bench \
 	"mutants --out $tmp/mut-noapply"; do
 	# shellcheck disable=SC2086 # the command and its arguments
@@ -26,9 +26,9 @@ check grep -q 'ERROR: does not build: patch 0099-does-not-apply.patch does not a
 check grep -q '"ok": false' "$tmp/mut-noapply/matrix.json"
 
 # A series that applies but does not compile.
-cp "$ROOT"/kernel-series/*.patch "$tmp/nocompile/"
+cp "$ROOT"/kernel-series/6.1/*.patch "$tmp/nocompile/"
 cp "$ROOT/tests/mutants/does-not-compile.patch" "$tmp/nocompile/0099-does-not-compile.patch"
-{ cat "$ROOT/kernel-series/series"; echo 0099-does-not-compile.patch; } >"$tmp/nocompile/series"
+{ cat "$ROOT/kernel-series/6.1/series"; echo 0099-does-not-compile.patch; } >"$tmp/nocompile/series"
 check "$EXPECT" --status 2 --stderr "kernel build failed" \
 	--stderr "kernel build (linux-source-6.1 + nocompile) failed (status 2); stopping" \
 	-- "$SYNTWIN" --series "$tmp/nocompile" build

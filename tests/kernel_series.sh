@@ -23,8 +23,8 @@ sed 's|^\tpr_notice("%s", linux_banner);|&\n\tpr_notice("SYNTWIN_MARKER\\n");|' 
 (cd "$tmp" && diff -u a/init/main.c b/init/main.c >series/0099-trivial.patch) || true
 grep -q syntwin-series-test "$tmp/series/0099-trivial.patch" || { echo "FAIL: could not make the test patch"; exit 1; }
 # The reviewer's case: the reference series plus one patch of theirs.
-cp "$ROOT"/kernel-series/*.patch "$tmp/series/"
-{ cat "$ROOT/kernel-series/series"; echo 0099-trivial.patch; } >"$tmp/series/series"
+cp "$ROOT"/kernel-series/6.1/*.patch "$tmp/series/"
+{ cat "$ROOT/kernel-series/6.1/series"; echo 0099-trivial.patch; } >"$tmp/series/series"
 
 key=$(kernel_key 6.1 "$tmp/series" "$ROOT/kernel-series/qemu.config")
 check [ "$key" != "$refkey" ]

@@ -14,7 +14,7 @@ DIE_STATUS=2 # every failure here is a failed build stage: a setup error for the
 . "$(dirname "$0")/lib.sh"
 
 ver=6.1
-sdir=$SYNTWIN_ROOT/kernel-series
+sdir=
 frag=$SYNTWIN_ROOT/kernel-series/qemu.config
 base=
 extras=
@@ -34,10 +34,22 @@ case $ver in
 [0-9]*.[0-9]*) ;;
 *) usage_die "--kernel '$ver': expected a version like 6.1" ;;
 esac
+[ -n "$sdir" ] || sdir=$(reference_series "$ver")
 tarball=$(kernel_tarball "$ver")
 [ -f "$tarball" ] || usage_die "--kernel $ver: $tarball not found (apt-get install $(kernel_pkg "$ver"))"
 [ -f "$frag" ] || usage_die "--config $frag: no such file"
 frag=$(cd "$(dirname "$frag")" && pwd)/$(basename "$frag")
+# A kernel version's own lines (kernel-series/VER/qemu.config: options it renamed, split or
+# defaults differently) go after the fragment; the pair is one file in the cache, so the key
+# and the base-tree match cover both. Versions without one use the fragment as it is.
+vfrag=$SYNTWIN_ROOT/kernel-series/$ver/qemu.config
+if [ -f "$vfrag" ]; then
+	mkdir -p "$SYNTWIN_CACHE/config"
+	both=$SYNTWIN_CACHE/config/$ver-$(cat "$frag" "$vfrag" | sha256sum | cut -c1-16).config
+	[ -f "$both" ] || { cat "$frag" "$vfrag" >"$both.tmp" && mv "$both.tmp" "$both"; } ||
+		usage_die "cannot write $both"
+	frag=$both
+fi
 sdir=$(series_dir "$sdir")
 series_check "$sdir"
 

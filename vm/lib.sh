@@ -118,4 +118,17 @@ series_hash() {
 	printf '%s' "$_lines" | sha256sum | cut -c1-16
 }
 
+# The kernels syntwin supports (kernel-series/KERNELS), one version per line, the default first.
+supported_kernels() {
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$SYNTWIN_ROOT/kernel-series/KERNELS"
+}
+
+# Kernel $1's reference series: kernel-series/$1, or exit 2 naming the supported ones.
+reference_series() {
+	[ -f "$SYNTWIN_ROOT/kernel-series/$1/series" ] ||
+		usage_die "--kernel $1: syntwin has no reference series for it (kernel-series/$1/;" \
+			"supported: $(supported_kernels | tr '\n' ' ')); give --series DIR or --series none"
+	printf '%s/kernel-series/%s\n' "$SYNTWIN_ROOT" "$1"
+}
+
 kernel_dir() { printf '%s/kernel/%s-%s\n' "$SYNTWIN_CACHE" "$1" "$2"; }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The kill matrix: the reference kernel (the series) and each mutant (series + one
-# kernel-series/mutants/NAME.patch, built incrementally on the reference tree) against three
+# kernel-series/mutants/NAME.patch, or the kernel's own copy kernel-series/mutants/VER/NAME.patch
+# where its code differs; built incrementally on the reference tree) against three
 # checks: the comparator run, the conformance suite, and the series' selftest. Exit 0 only if
 # the reference passes all three and every mutant fails at least one.
 #
@@ -26,12 +27,19 @@ done
 if [ $# -eq 0 ]; then
 	set -- $(cd "$mdir" && ls ./*.patch | sed 's|^\./||; s|\.patch$||')
 fi
-# A mutant is a NAME of kernel-series/mutants/NAME.patch, or a path to a .patch file (a
-# reviewer's own, or a test's). Its row is named by the file name without .patch.
+kver=${SYNTWIN_KERNEL:-$(supported_kernels | head -n 1)}
+# A mutant is a NAME of kernel-series/mutants/NAME.patch (the same bug on every supported
+# kernel; kernel-series/mutants/VER/NAME.patch is kernel VER's copy where the code around it
+# moved), or a path to a .patch file (a reviewer's own, or a test's). Its row is named by the
+# file name without .patch.
 mutant_patch() {
 	case $1 in
 	*/* | *.patch) [ -f "$1" ] && printf '%s/%s\n' "$(cd "$(dirname "$1")" && pwd)" "$(basename "$1")" ;;
-	*) [ -f "$mdir/$1.patch" ] && printf '%s\n' "$mdir/$1.patch" ;;
+	*) if [ -f "$mdir/$kver/$1.patch" ]; then
+		printf '%s\n' "$mdir/$kver/$1.patch"
+	else
+		[ -f "$mdir/$1.patch" ] && printf '%s\n' "$mdir/$1.patch"
+	fi ;;
 	esac
 }
 for m in "$@"; do
@@ -42,7 +50,7 @@ done
 [ -n "$out" ] || out=$SYNTWIN_ROOT/results/mutants/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out" || usage_die "mutants: cannot create $out"
 out=$(cd "$out" && pwd)
-series_args="--kernel ${SYNTWIN_KERNEL:-6.1} --series ${SYNTWIN_SERIES:-$SYNTWIN_ROOT/kernel-series}"
+series_args="--kernel $kver --series ${SYNTWIN_SERIES:-$(reference_series "$kver")}"
 
 # One check on one kernel: prints "pass", "fail: <first failure>", "none: ..." or "ERROR: <why>".
 # Whether a fail is a kill is decided against the reference (verdict()).
