@@ -30,6 +30,11 @@ bad "unknown option '--frob'" -- "$S" --frob run
 bad "--kernel needs a version" -- "$S" --kernel
 bad "Debian has no package linux-source-0.01" -- "$S" --kernel 0.01 deps
 bad "--series needs a directory" -- "$S" --series
+# matrix: only kernels of kernel-series/KERNELS, a number of connections
+bad "matrix: kernel '5.4' is not supported (kernel-series/KERNELS: 6.1 6.12" -- "$S" matrix --kernels 6.1,5.4
+bad "matrix: --kernels needs a list" -- "$S" matrix --kernels
+bad "matrix: --connections 'x' is not a non-negative number" -- "$S" matrix --connections x
+bad "matrix: unknown option '--frob'" -- "$S" matrix --frob
 
 # run: each numeric flag missing, malformed and out of range
 for f in connections seed timeout entries smp parallel test-corrupt; do
