@@ -77,6 +77,7 @@ struct stats {
 					 * and the active planned ones (dup-synack) */
 	uint64_t duplicate_children;	/* second sockets from one SYN (labels.h) */
 	uint64_t test_corrupted;	/* records --test-corrupt-covered made wrong */
+	uint64_t corrupt_seen;		/* records with both copies (--test-corrupt counts them) */
 	uint64_t late_captures;		/* captures of connections judged bpf-missing */
 	uint64_t bad_labels;		/* GEN messages that named no valid flow, or no memory */
 	int64_t cookies_base, tcpext_base[4];
@@ -113,7 +114,7 @@ static const char usage[] =
 	"  --active N        also expect N active-direction records from syntwin-client\n"
 	"  --held-back H --abandoned A --dup-synack D  the planned handshakes syntwin-crafted\n"
 	"                      makes (summary)\n"
-	"  --test-corrupt K  TEST ONLY: flip one byte of every K-th BPF record before comparing\n"
+	"  --test-corrupt K  TEST ONLY: flip one byte of every K-th BPF record with a native copy\n"
 	"  --test-corrupt-covered  TEST ONLY: make the kernel's copy wrong inside each region an\n"
 	"                    explanation covers (corrupt_covered()); every such record must fail\n"
 	"  --test-fault F    TEST ONLY: once N records are on disk, SIGKILL this process or panic\n"
@@ -500,8 +501,10 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 		gather_copies(cc, &rec, &cp);
 	/* the copy the kernel's bytes are judged against (which_copy.h), -1 if none */
 	judged = copy_that_created(cp.view, cp.n);
-	if (judged >= 0 && o->test_corrupt && st->compared % o->test_corrupt == 0 &&
-	    cp.rec[judged].cap_len > 20) /* TEST ONLY (--test-corrupt) */
+	/* TEST ONLY (--test-corrupt K): every K-th record with both copies, so the number made
+	 * wrong does not depend on where the records without a native copy fall */
+	if (judged >= 0 && o->test_corrupt && in.native && ++st->corrupt_seen % o->test_corrupt == 0 &&
+	    cp.rec[judged].cap_len > 20)
 		cp.rec[judged].data[cp.rec[judged].cap_len - 5] ^= 0x5a;
 	bad = judge_bytes(&in, &cp, active, &res);
 	if (o->test_corrupt_covered && in.native && in.native_len <= sizeof(corrupted)) {

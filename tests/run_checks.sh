@@ -110,7 +110,9 @@ clean)
 	check [ "$(jc '.small_buffer != "" and .small_buffer != "ok"')" = 0 ]
 	;;
 corrupt)
-	# 500 passive + 460 active records: every 90th corrupted, 10 in all, before the cookie phase
+	# 516 passive records (500 + 16 held back) and 476 active ones (460 + 16 duplicate
+	# SYN-ACKs), 987 of them with both copies (the 5 passive syncookie ones have no native
+	# copy): every 90th of those is corrupted, 10 in all
 	"$ROOT/syntwin" run --connections 500 --test-corrupt 90 --out "$out" >"$tmp/log" 2>&1
 	rc=$?
 	tail -n 5 "$tmp/log"
