@@ -1069,8 +1069,9 @@ static int judge_double(uint64_t addr, const struct mem_obj *o, void *arg)
 	    strncmp(first, second, function_len(first))) {
 		u->st->mem_double_unconfirmed++;
 		fprintf(stderr, "syntwin-server: note: a saved copy's address freed at %s was freed "
-			"again at %s, another function (not judged: see double_frees_unconfirmed)\n",
-			first, second);
+			"again at %s, another function (not judged: see double_frees_unconfirmed; the "
+			"follower missed %llu nested run(s), where a reuse goes unseen)\n", first,
+			second, (unsigned long long)u->st->mem.missed);
 		return 0;
 	}
 	snprintf(what, sizeof(what), "was freed twice in one function (%s, then %s)", first,
@@ -1100,6 +1101,7 @@ static void summary_memory(struct json_out *j, const struct stats *st)
 	json_i64(j, "outstanding", st->mem.live);
 	json_u64(j, "double_frees", st->mem.double_frees);
 	json_u64(j, "double_frees_unconfirmed", st->mem_double_unconfirmed);
+	json_u64(j, "missed_runs", st->mem.missed);
 	json_u64(j, "unattributed", st->mem.unattributed);
 	json_u64(j, "untracked", st->mem.untracked);
 	json_u64(j, "verdicts", st->mem_leaks);

@@ -18,10 +18,18 @@ static const char *const site_names[] = { "tcp_saved_syn_alloc", "tcp_reqsk_reco
 					  "tcp_conn_request", "tcp_rcv_synsent_state_process",
 					  "tcp_rcv_state_process" };
 
+#define MEM_PROGS 3 /* kmalloc, kmem_cache_alloc, kfree */
+
 struct saved_syn_mem {
 	struct saved_syn_mem_bpf *skel;	/* NULL for a pinned reader */
 	int stats_fd, live_fd, double_fd;
+	int prog_fd[MEM_PROGS];		/* the pinned reader's own; the skeleton's otherwise */
 	char sites[256];
+};
+
+static const char *const mem_link_pins[MEM_PROGS] = {
+	CAPTURE_PIN_DIR "/link_mem_kmalloc", CAPTURE_PIN_DIR "/link_mem_cache_alloc",
+	CAPTURE_PIN_DIR "/link_mem_kfree"
 };
 
 /*
@@ -73,6 +81,7 @@ static struct saved_syn_mem *open_skel(const char *pin_root)
 	if (!m)
 		return NULL;
 	m->stats_fd = m->live_fd = m->double_fd = -1;
+	m->prog_fd[0] = m->prog_fd[1] = m->prog_fd[2] = -1;
 	n = resolve(lo, hi, m->sites, sizeof(m->sites));
 	if (n <= 0) {
 		fprintf(stderr, "saved_syn_mem: no saved-SYN function in /proc/kallsyms\n");
@@ -105,6 +114,9 @@ static int load_attach(struct saved_syn_mem *m)
 	m->stats_fd = bpf_map__fd(m->skel->maps.mem_stats);
 	m->live_fd = bpf_map__fd(m->skel->maps.mem_live);
 	m->double_fd = bpf_map__fd(m->skel->maps.mem_double);
+	m->prog_fd[0] = bpf_program__fd(m->skel->progs.on_kmalloc);
+	m->prog_fd[1] = bpf_program__fd(m->skel->progs.on_cache_alloc);
+	m->prog_fd[2] = bpf_program__fd(m->skel->progs.on_kfree);
 	return 0;
 }
 
@@ -134,9 +146,9 @@ int saved_syn_mem_attach_pinned(unsigned int entries)
 	}
 	if (load_attach(m))
 		goto out;
-	if (bpf_link__pin(m->skel->links.on_kmalloc, CAPTURE_PIN_DIR "/link_mem_kmalloc") ||
-	    bpf_link__pin(m->skel->links.on_cache_alloc, CAPTURE_PIN_DIR "/link_mem_cache_alloc") ||
-	    bpf_link__pin(m->skel->links.on_kfree, CAPTURE_PIN_DIR "/link_mem_kfree")) {
+	if (bpf_link__pin(m->skel->links.on_kmalloc, mem_link_pins[0]) ||
+	    bpf_link__pin(m->skel->links.on_cache_alloc, mem_link_pins[1]) ||
+	    bpf_link__pin(m->skel->links.on_kfree, mem_link_pins[2])) {
 		fprintf(stderr, "saved_syn_mem: failed to pin links: %s\n", strerror(errno));
 		goto out;
 	}
@@ -146,16 +158,33 @@ out:
 	return err;
 }
 
+/* The program behind pinned link @path, as an fd, or -1. */
+static int prog_of_link(const char *path)
+{
+	struct bpf_link_info info = { 0 };
+	__u32 len = sizeof(info);
+	int link = bpf_obj_get(path), prog = -1;
+
+	if (link >= 0 && !bpf_obj_get_info_by_fd(link, &info, &len))
+		prog = bpf_prog_get_fd_by_id(info.prog_id);
+	if (link >= 0)
+		close(link);
+	return prog;
+}
+
 struct saved_syn_mem *saved_syn_mem_open_pinned(void)
 {
 	struct saved_syn_mem *m = calloc(1, sizeof(*m));
 
 	if (!m)
 		return NULL;
+	for (int i = 0; i < MEM_PROGS; i++)
+		m->prog_fd[i] = prog_of_link(mem_link_pins[i]);
 	m->stats_fd = bpf_obj_get(CAPTURE_PIN_DIR "/mem_stats");
 	m->live_fd = bpf_obj_get(CAPTURE_PIN_DIR "/mem_live");
 	m->double_fd = bpf_obj_get(CAPTURE_PIN_DIR "/mem_double");
-	if (m->stats_fd < 0 || m->live_fd < 0 || m->double_fd < 0) {
+	if (m->stats_fd < 0 || m->live_fd < 0 || m->double_fd < 0 || m->prog_fd[0] < 0 ||
+	    m->prog_fd[1] < 0 || m->prog_fd[2] < 0) {
 		fprintf(stderr, "saved_syn_mem: the memory follower is not attached (%s/mem_*: %s)\n",
 			CAPTURE_PIN_DIR, strerror(errno));
 		saved_syn_mem_close(m);
@@ -176,6 +205,16 @@ void saved_syn_mem_read(const struct saved_syn_mem *m, struct mem_counts *out)
 	out->double_frees = st.double_frees;
 	out->unattributed = st.unattributed;
 	out->live = (int64_t)(out->allocs - out->frees);
+	/* runs the kernel skipped: a traced call nested in one of these programs on its CPU (an
+	 * interrupt's allocation while the program ran in task context) is not seen */
+	out->missed = 0;
+	for (int i = 0; i < MEM_PROGS; i++) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+
+		if (m->prog_fd[i] >= 0 && !bpf_obj_get_info_by_fd(m->prog_fd[i], &info, &len))
+			out->missed += info.recursion_misses;
+	}
 }
 
 const char *saved_syn_mem_sites(const struct saved_syn_mem *m)
@@ -264,6 +303,9 @@ void saved_syn_mem_close(struct saved_syn_mem *m)
 			close(m->live_fd);
 		if (m->double_fd >= 0)
 			close(m->double_fd);
+		for (int i = 0; i < MEM_PROGS; i++)
+			if (m->prog_fd[i] >= 0)
+				close(m->prog_fd[i]);
 	}
 	free(m);
 }

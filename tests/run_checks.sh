@@ -49,7 +49,11 @@ memory_exact() {
 	check [ "$(sj .memory_follower.freed)" = "$(sj .memory_follower.allocated)" ]
 	check [ "$(sj .memory_follower.outstanding)" = 0 ]
 	check [ "$(sj .memory_follower.double_frees)" = 0 ]
-	check [ "$(sj .memory_follower.double_frees_unconfirmed)" = 0 ]
+	# a second kfree from another function is judged only where the follower saw every
+	# allocation: one it could not judge needs runs the kernel skipped (an interrupt's
+	# allocation nested in the follower's program on that CPU reuses the address unseen)
+	check sh -c '[ "$1" = 0 ] || [ "$2" -gt 0 ]' - "$(sj .memory_follower.double_frees_unconfirmed)" \
+		"$(sj .memory_follower.missed_runs)"
 	check [ "$(sj .memory_follower.unattributed)" = 0 ]
 	check [ "$(sj .memory_follower.untracked)" = 0 ]
 	check [ "$(sj .memory_follower.verdicts)" = 0 ]
