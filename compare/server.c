@@ -304,14 +304,22 @@ static const enum reason planned_reason[GEN_MAX] = { [GEN_HELD_BACK] = R_RETRANS
 						     [GEN_ABANDONED_CLOSE] = R_ABANDONED,
 						     [GEN_DUP_SYNACK] = R_RETRANSMIT };
 
-/* Counts a passive record under its generator; a planned one proven as planned (its verdict
- * explained with the reason its plan makes: @res) counts as proven too. */
-static void count_gen(struct stats *st, const char *gen, const struct compare_result *res)
+/* The generator a label names (gen_names), GEN_UNKNOWN for none or another. */
+static int gen_index(const char *gen)
 {
 	int g = 0;
 
 	while (g < GEN_UNKNOWN && (!gen || strcmp(gen, gen_names[g])))
 		g++;
+	return g;
+}
+
+/* Counts a passive record under its generator; a planned one proven as planned (its verdict
+ * explained with the reason its plan makes: @res) counts as proven too. */
+static void count_gen(struct stats *st, const char *gen, const struct compare_result *res)
+{
+	int g = gen_index(gen);
+
 	st->gen[g]++;
 	if (res->verdict == V_EXPLAINED && planned_reason[g] != R_NONE &&
 	    res->reason == planned_reason[g])
@@ -552,7 +560,7 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	}
 	if (active) {
 		st->active++;
-		if (c->gen && !strcmp(c->gen, gen_names[GEN_DUP_SYNACK]))
+		if (gen_index(c->gen) == GEN_DUP_SYNACK)
 			count_gen(st, c->gen, &res);
 	} else {
 		st->conns++;
@@ -867,17 +875,15 @@ static const char *leaked_site(const struct capture_key *k, char *buf, size_t le
 	return NULL;
 }
 
-/* A planned abandoned handshake (abandoned.h). */
+/* A planned abandoned handshake of generator @g (abandoned.h). */
 static int judge_planned_abandon(struct capture_client *cc, const struct capture_key *k,
-				 const struct capture_rec *r, const struct label *l,
-				 struct compare_result *res)
+				 const struct capture_rec *r, int g, struct compare_result *res)
 {
 	static struct copies cp;
 	char site[160];
 	/* the plan's listeners: PORT_BASE mode 1, the next mode 2 (and again for abandon-close) */
-	struct abandoned_input in = { .kind = !strcmp(l->gen, "abandon-expire") ? ABANDON_EXPIRE :
-					      !strcmp(l->gen, "abandon-close") ? ABANDON_CLOSE :
-										 ABANDON_RST,
+	struct abandoned_input in = { .kind = g == GEN_ABANDONED_EXPIRE ? ABANDON_EXPIRE :
+					      g == GEN_ABANDONED_CLOSE ? ABANDON_CLOSE : ABANDON_RST,
 				      .mode = (ntohs(k->dport) - PORT_BASE) % 2 + 1,
 				      .rst_seen = r->flags & CAP_F_RST, .synacks = r->synacks,
 				      .synack_retries = synack_retries };
@@ -905,8 +911,9 @@ static void judge_capture(struct capture_client *cc, const struct capture_key *k
 				 .res = &res, .gen = l ? l->gen : NULL, .knobs = l ? l->knobs : NULL,
 				 .gen_index = l ? l->index : 0, .gen_seed = l ? l->seed : 0,
 				 .copies = r->copies };
-	int bad = l && !strncmp(l->gen, "abandon-", 8) ?
-			  judge_planned_abandon(cc, k, r, l, &res) : judge_unbound(&in, &res);
+	int g = gen_index(l ? l->gen : NULL);
+	int bad = g == GEN_ABANDONED_RST || g == GEN_ABANDONED_EXPIRE || g == GEN_ABANDONED_CLOSE ?
+			  judge_planned_abandon(cc, k, r, g, &res) : judge_unbound(&in, &res);
 
 	inet_ntop(k->family, k->saddr, c.saddr, sizeof(c.saddr));
 	inet_ntop(k->family, k->daddr, c.daddr, sizeof(c.daddr));
