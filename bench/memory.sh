@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Memory per connection, as the article argued it: slab growth for N held (accepted, unread)
 # connections with TCP_SAVE_SYN off, 1 and 2; what holding the SYN skb costs instead; the BPF
-# witness's map bytes per record. Prints JSON (schema: README "Memory").
+# witness's map bytes per record. Prints JSON (schema: docs/performance.md, "Memory").
 # usage: bench/memory.sh [--connections N] [--entries N]
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)

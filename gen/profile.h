@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * SYN shapes from data files (gen/profiles/NAME.syn): one SYN per line, in the spirit of
- * packetdrill's one-line packets. Format (README "SYN profiles"):
+ * packetdrill's one-line packets. Format (docs/traffic.md, "Crafted SYNs"):
  *
  *   # comment
  *   SHAPE family=4|6 [ttl=N] [df=0|1] [ipid=N] [tos=N] [flow=N] [win=N] [flags=S[E][C][U][P]]
