@@ -3,7 +3,7 @@
 # `syntwin bench`: what each capture costs and how the testbed scales. Glue only: the numbers
 # come from syntwin-conn-rate and syntwin-memory (guest, one boot), compare_throughput (host,
 # wall clock and callgrind), and `syntwin run` (its timing.json and summary.json).
-# Writes results/bench/<ts>.json (schema: README "Performance"), <ts>-rates.png and
+# Writes results/bench/<ts>.json (schema: docs/performance.md), <ts>-rates.png and
 # <ts>-scale.png, and prints a table. Never a test: timings gate nothing.
 # usage: bench.sh [--full] [--cold] [--rounds R] [--connections N] [--scale N,N...] [--out DIR]
 set -eu
@@ -38,8 +38,8 @@ trap 'rm -rf "$tmp"' EXIT
 [ "$full" = 0 ] || scales="$scales 1000000"
 t_bench=$(date +%s)
 
-# field FILE NAME: a number from summary.json ("  NAME: V,") or timing.json ("NAME": V)
-field() { sed -n "s/.*\"$2\": \\([-0-9.a-z]*\\).*/\\1/p" "$1" | head -n 1; }
+# field FILE PATH: one value of a JSON file (a jq path such as .memory.slab_bytes_end)
+field() { jq -r "$2" "$1"; }
 secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
 
 stage "bench: building (and recording what this machine is)"
@@ -70,9 +70,10 @@ done
 ir() { sed -n 's/^summary: *//p' "$1"; }
 ipp=$(awk -v a="$(ir "$tmp/cg.10000")" -v b="$(ir "$tmp/cg.20000")" 'BEGIN { printf "%.0f", (b - a) / 10000 }')
 # where those instructions go: the top functions of the 20k run (inclusive of the set-up)
-top=$(callgrind_annotate --threshold=90 "$tmp/cg.20000" 2>/dev/null |
+# (callgrind_annotate prints text: "  1,234 (5.6%)  file:function [object]")
+callgrind_annotate --threshold=90 "$tmp/cg.20000" 2>/dev/null |
 	sed -n 's/^ *\([0-9,]*\) ([ 0-9.]*%) *[^:]*:\([A-Za-z_0-9]*\).*/\2 \1/p' | head -n 8 |
-	awk '{ gsub(",", "", $2); printf "%s{\"function\": \"%s\", \"self_ir\": %s}", (NR > 1 ? ", " : ""), $1, $2 }')
+	jq -Rc 'split(" ") | {function: .[0], self_ir: (.[1] | gsub(","; "") | tonumber)}' >"$tmp/top.jsonl"
 
 # 3. Connection rates, BPF statistics and memory: one guest boot.
 stage "bench: connection rates ($rounds interleaved rounds x 6 configurations x IPv4/IPv6, $n connections each), BPF stats, memory"
@@ -83,47 +84,44 @@ SYNTWIN_NO_BUILD=1 syntwin vm --smp 2 --timeout 1800 --share "$tmp/guest" -- \
 grep '^round' "$tmp/guest.log" >&2 || true
 
 # 4 + 5. Pipeline split and scale: warm `syntwin run`s (the first is the pipeline figure).
-scale_json= pipe_json=null kernel= failed=
+pipe_json=null kernel= failed=
 : >"$tmp/scale.dat"
+: >"$tmp/scale.jsonl"
 for s in $scales; do
 	stage "bench: syntwin run --connections $s"
 	SYNTWIN_NO_BUILD=1 syntwin run --connections "$s" --timeout 14400 --out "$tmp/run-$s" \
 		>"$tmp/run-$s.log" 2>&1 || { say "bench: the $s-connection run failed (kept as measured; see its summary)"; failed="$failed run-$s"; }
 	r=$tmp/run-$s
 	[ -f "$r/summary.json" ] && [ -f "$r/timing.json" ] || die "bench: the $s-connection run left no summary or timing"
-	kernel=$(sed -n 's/^  "kernel": "\(.*\)",$/\1/p' "$r/summary.json")
-	c=$(field "$r/summary.json" connections) a=$(field "$r/summary.json" active_connections)
-	cs=$(field "$r/timing.json" connections_s) wall=$(field "$r/timing.json" wall_s)
-	lost=$(field "$r/summary.json" records_lost) ev=$(field "$r/summary.json" witness_evictions)
-	line=$(printf '{"connections": %s, "active_records": %s, "wall_s": %s, "connections_s": %s, "connections_per_s": %s, "records_per_s": %s, "unexplained": %s, "partial": %s, "records_lost": %s, "witness_evictions": %s, "witness_map_bytes": %s, "slab_bytes_start": %s, "slab_bytes_end": %s, "saved_syn_slab_bytes_start": %s, "saved_syn_slab_bytes_end": %s}' \
-		"$c" "$a" "$wall" "$cs" "$(awk -v c="$c" -v t="$cs" 'BEGIN { printf "%.0f", c / t }')" \
-		"$(awk -v c="$c" -v a="$a" -v t="$cs" 'BEGIN { printf "%.0f", (c + a) / t }')" \
-		"$(field "$r/summary.json" unexplained)" "$(field "$r/summary.json" partial)" "$lost" "$ev" \
-		"$(field "$r/summary.json" witness_map_bytes)" "$(field "$r/summary.json" slab_bytes_start)" \
-		"$(field "$r/summary.json" slab_bytes_end)" "$(field "$r/summary.json" saved_syn_slab_bytes_start)" \
-		"$(field "$r/summary.json" saved_syn_slab_bytes_end)")
-	scale_json="$scale_json${scale_json:+,
-  }$line"
-	echo "$c $wall $(awk -v c="$c" -v t="$cs" 'BEGIN { printf "%.0f", c / t }')" >>"$tmp/scale.dat"
-	[ "$pipe_json" != null ] || pipe_json=$(sed "s/^{/{\"connections\": $s, /" "$r/timing.json")
+	kernel=$(field "$r/summary.json" .kernel)
+	line=$(jq -nc --slurpfile s "$r/summary.json" --slurpfile t "$r/timing.json" '
+		$s[0] as $s | $t[0] as $t | {connections: $s.connections,
+		active_records: $s.active_connections, wall_s: $t.wall_s, connections_s: $t.connections_s,
+		connections_per_s: ($s.connections / $t.connections_s | round),
+		records_per_s: (($s.connections + $s.active_connections) / $t.connections_s | round),
+		unexplained: $s.unexplained, partial: $s.partial, records_lost: $s.records_lost,
+		witness_evictions: $s.witness_evictions} + $s.memory') ||
+		die "bench: the $s-connection run's summary.json or timing.json is not readable JSON"
+	printf '%s\n' "$line" >>"$tmp/scale.jsonl"
+	printf '%s\n' "$line" | jq -r '"\(.connections) \(.wall_s) \(.connections_per_s)"' >>"$tmp/scale.dat"
+	[ "$pipe_json" != null ] || pipe_json=$(jq -c --argjson n "$s" '{connections: $n} + .' "$r/timing.json")
 	rm -f "$r/connections.jsonl" # hundreds of MB at 1M; the summary keeps the counts
 done
 
 # 6. The report.
 json=$out/$ts.json
-{
-	printf '{\n"schema": "syntwin-bench/1",\n"date": "%s",\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	printf '"machine": {"cpu": "%s", "cpus": %s, "accelerator": "%s", "guest_kernel": "%s", "guest_smp": 2},\n' \
-		"$cpu" "$ncpu" "$accel" "$kernel"
-	printf '"connection_rate": %s,\n' "$(cat "$tmp/guest/rates.json")"
-	printf '"memory": %s,\n' "$(cat "$tmp/guest/memory.json")"
-	printf '"comparator": {"wall": %s, "callgrind": {"instructions_per_pair": %s, "top_functions_20k_run": [%s]}},\n' \
-		"$(cat "$tmp/cmp.json")" "$ipp" "$top"
-	printf '"pipeline": {"cold_build_s": %s, "warm_run": %s},\n' "$cold_json" "$pipe_json"
-	printf '"scale": [\n  %s\n],\n' "$scale_json"
-	printf '"failed_parts": "%s",\n' "${failed# }"
-	printf '"bench_wall_s": %s\n}\n' "$(($(date +%s) - t_bench))"
-} >"$json.tmp"
+jq -n --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --arg cpu "$cpu" --argjson ncpu "$ncpu" \
+	--arg accel "$accel" --arg kernel "$kernel" --slurpfile rates "$tmp/guest/rates.json" \
+	--slurpfile mem "$tmp/guest/memory.json" --slurpfile cmp "$tmp/cmp.json" --argjson ipp "$ipp" \
+	--slurpfile top "$tmp/top.jsonl" --argjson cold "$cold_json" --argjson pipe "$pipe_json" \
+	--slurpfile scale "$tmp/scale.jsonl" --arg failed "${failed# }" \
+	--argjson wall "$(($(date +%s) - t_bench))" '{
+	schema: "syntwin-bench/1", date: $date,
+	machine: {cpu: $cpu, cpus: $ncpu, accelerator: $accel, guest_kernel: $kernel, guest_smp: 2},
+	connection_rate: $rates[0], memory: $mem[0],
+	comparator: {wall: $cmp[0], callgrind: {instructions_per_pair: $ipp, top_functions_20k_run: $top}},
+	pipeline: {cold_build_s: $cold, warm_run: $pipe}, scale: $scale, failed_parts: $failed,
+	bench_wall_s: $wall}' >"$json.tmp" || die "bench: a part's JSON is not readable; see $tmp"
 mv "$json.tmp" "$json"
 
 # rates.dat (config family median min max) -> one row per configuration for the bar chart
@@ -137,17 +135,16 @@ gnuplot -e "bars='$tmp/bars.dat'; scale='$tmp/scale.dat'; out_rates='$out/$ts-ra
 	echo
 	echo "syntwin bench ($ts): $cpu, $accel, guest kernel $kernel"
 	echo "connections/s, median of $rounds rounds (min-max); cost = median of per-round ratios to no-capture"
-	awk -F'[:,]' '
-		/"config":/ { for (i = 1; i <= NF; i++) { gsub(/[ "{}\[\]]/, "", $i) }
-			c = $2; f = $4; med = $6; lo = $8; hi = $10; cost = $14
-			printf "  %-11s IPv%s %6d/s (%d-%d)  cost %5.1f%%\n", c, f, med, lo, hi, cost }' \
+	jq -r '.configs[] | "\(.config) \(.family) \(.median) \(.min) \(.max) \(.cost_percent)"' \
+		"$tmp/guest/rates.json" |
+		while read -r c f med lo hi cost; do
+			printf '  %-11s IPv%s %6d/s (%d-%d)  cost %5.1f%%\n' "$c" "$f" "$med" "$lo" "$hi" "$cost"
+		done
+	jq -r '.bpf_stats | to_entries[] | select(.value | type == "object") |
+		"BPF \(.key) program: \(.value.ns_per_run) ns per run, \(.value.runs_per_connection) runs per connection (run-time stats on)"' \
 		"$tmp/guest/rates.json"
-	for p in tc sockops; do
-		sed -n "s/.*\"$p\": {[^}]*\"ns_per_run\": \([0-9]*\), \"runs_per_connection\": \([0-9.]*\).*/BPF $p program: \1 ns per run, \2 runs per connection (run-time stats on)/p" \
-			"$tmp/guest/rates.json"
-	done
-	echo "comparator: $(field "$tmp/cmp.json" classify_and_jsonl_per_s) pairs/s with JSONL ($(field "$tmp/cmp.json" classify_per_s) classify only); $ipp instructions/pair"
-	echo "pipeline (warm run): $(printf '%s' "$pipe_json" | sed 's/[{}"]//g')"
+	echo "comparator: $(field "$tmp/cmp.json" .classify_and_jsonl_per_s) pairs/s with JSONL ($(field "$tmp/cmp.json" .classify_per_s) classify only); $ipp instructions/pair"
+	echo "pipeline (warm run): $(printf '%s' "$pipe_json" | jq -r 'to_entries | map("\(.key): \(.value)") | join(", ")')"
 	echo "scale: connections wall_s connections/s"
 	sed 's/^/  /' "$tmp/scale.dat"
 	echo "written: $json, $out/$ts-rates.png, $out/$ts-scale.png"

@@ -22,8 +22,9 @@ for cmd in build "run --connections 10 --out $tmp/run" "vm -- true" test bench \
 		-- "$SYNTWIN" --series "$tmp/noapply" $cmd
 done
 check [ ! -e "$tmp/run/summary.json" ]
-check grep -q 'ERROR: does not build: patch 0099-does-not-apply.patch does not apply' "$tmp/mut-noapply/matrix.json"
-check grep -q '"ok": false' "$tmp/mut-noapply/matrix.json"
+check [ "$(jq -r '.kernels[0].comparator' "$tmp/mut-noapply/matrix.json")" = \
+	"ERROR: does not build: patch 0099-does-not-apply.patch does not apply" ]
+check [ "$(jq -c '[.errors, .ok]' "$tmp/mut-noapply/matrix.json")" = '["reference",false]' ]
 
 # A series that applies but does not compile.
 cp "$ROOT"/kernel-series/6.1/*.patch "$tmp/nocompile/"
@@ -46,11 +47,14 @@ check [ "$rc" = 1 ]
 check grep -Eq '^reference +[0-9a-z]+ +pass +pass +pass' "$tmp/m/matrix.txt"
 check grep -Eq '^does-not-compile +[0-9]+s +ERROR: does not build: ' "$tmp/m/matrix.txt"
 check grep -Eq '^does-not-apply +[0-9]+s +ERROR: does not build: ' "$tmp/m/matrix.txt"
-check grep -q '"kernel": "does-not-compile", [^}]*"comparator": "ERROR: does not build: net/ipv4/tcp_input.c:[0-9]*:[0-9]*: error' "$tmp/m/matrix.json"
-check grep -q '"kernel": "does-not-apply", [^}]*"comparator": "ERROR: does not build: patch does-not-apply.patch does not apply' "$tmp/m/matrix.json"
+cell() { jq -r --arg k "$1" '.kernels[] | select(.kernel == $k) | .comparator' "$tmp/m/matrix.json"; }
+c=$(cell does-not-compile)
+check sh -c 'printf "%s\n" "$1" |
+	grep -Eqx "ERROR: does not build: net/ipv4/tcp_input.c:[0-9]+:[0-9]+: error.*"' _ "$c"
+check [ "$(cell does-not-apply)" = "ERROR: does not build: patch does-not-apply.patch does not apply" ]
 check sh -c "! grep -q KILLED '$tmp/m/matrix.txt'"
-check grep -q '"errors": ".*does-not-compile.patch .*does-not-apply.patch"' "$tmp/m/matrix.json"
-check grep -q '"ok": false' "$tmp/m/matrix.json"
+check jq -e '(.errors | test("does-not-compile.patch .*does-not-apply.patch")) and .ok == false and
+	.survivors == "" and (.kernels | length) == 3' "$tmp/m/matrix.json"
 check grep -q 'ERROR (not built or not checked, so not killed)' "$tmp/m.log"
 [ $fail = 0 ] && echo "build_failures: all checks passed"
 exit $fail

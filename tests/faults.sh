@@ -5,7 +5,7 @@
 # usage: faults.sh evict|kill-server|panic|timeout
 set -u
 . "$(dirname "$0")/lib.sh"
-field() { sed -n "s/^  \"$1\": \\([0-9a-z]*\\).*/\\1/p" "$tmp/out/summary.json"; }
+field() { jq -r --arg f "$1" '.[$f]' "$tmp/out/summary.json"; }
 run() { # expected status, then run arguments
 	want=$1
 	shift
@@ -25,8 +25,9 @@ kept_and_partial() {
 	lines=$(grep -c '' "$j")
 	check [ -f "$tmp/out/summary.json" ]
 	check [ "$(field partial)" = true ]
-	check [ "$(grep -cv '^{.*}$' "$j")" = 0 ]
-	check [ "$(sed -n 's/^{"n":\([0-9]*\),.*/\1/p' "$j" | awk '$1 != NR - 1' | wc -l)" = 0 ]
+	# every line a whole JSON object, their "n" 0, 1, ... in order
+	check [ "$(jq -nR '[inputs | fromjson? | objects] | length' "$j")" = "$lines" ]
+	check [ "$(jq -nR '[inputs | fromjson? | .n] | to_entries | map(select(.key != .value)) | length' "$j")" = 0 ]
 	if [ "$1" = checkpoint ]; then
 		check [ "$(field records_written)" -gt 0 ]
 		check [ "$(field records_written)" -le "$lines" ]
@@ -45,7 +46,7 @@ evict)
 	check [ "$(field witness_evictions)" -gt 0 ]
 	check [ "$(field records_lost)" -gt 0 ]
 	check [ "$(field unexplained)" = 0 ]
-	check [ "$(grep -c '"verdict":"bpf-missing","reason":"witness-map-eviction"' "$tmp/out/connections.jsonl")" = "$(field records_lost)" ]
+	check [ "$(jq -s '[.[] | select(.verdict == "bpf-missing" and .reason == "witness-map-eviction")] | length' "$tmp/out/connections.jsonl")" = "$(field records_lost)" ]
 	check grep -q "evicted .* record(s); .* connection(s) have no capture: results are partial (raise --entries)" "$tmp/log"
 	check grep -q "FAILED" "$tmp/log"
 	echo "evictions $(field witness_evictions), connections lost $(field records_lost)"

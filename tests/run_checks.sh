@@ -123,7 +123,10 @@ corrupt)
 	check [ "$rc" = 1 ]
 	check [ "$(num unexplained)" = 10 ]
 	check grep -q 'differ: offset [0-9]* (tcp\.' "$tmp/log"
-	check grep -q '"verdict":"differ".*"native":"[0-9a-f]*","bpf":"[0-9a-f]*"' "$out/connections.jsonl"
+	# every differ record carries both versions in hex
+	check [ "$(jc '.verdict == "differ"')" -gt 0 ]
+	check [ "$(jc '.verdict == "differ" and (.native | test("^[0-9a-f]+$")) and (.bpf | test("^[0-9a-f]+$"))')" = \
+		"$(jc '.verdict == "differ"')" ]
 	# Both versions of every non-identical record from the network header on (the native's
 	# MAC header, 14 bytes in mode 2 where there is one, left out), a 16-byte header each,
 	# after the 24-byte file header: exactly.
@@ -171,7 +174,7 @@ crafted)
 	for f in "$ROOT"/gen/profiles/*.syn; do
 		stem=$(basename "$f" .syn)
 		for shape in $(sed 's/#.*//' "$f" | awk 'NF { print $1 }'); do
-			check grep -q "\"knobs\":\"$stem/$shape\"" "$out/connections.jsonl"
+			check [ "$(jc ".knobs == \"$stem/$shape\"")" -gt 0 ]
 		done
 	done
 	;;
@@ -185,18 +188,17 @@ rerun)
 	rc=$?
 	tail -n 3 "$tmp/log2"
 	check [ "$rc" = 0 ]
-	keys() { grep -v '"verdict":"identical"' "$1" |
-		sed 's/.*"direction":"\([a-z]*\)".*"verdict":"\([a-z-]*\)","reason":"\([a-z0-9-]*\)".*"gen":"\([a-z-]*\)","gen_index":\([0-9]*\),"gen_seed":[0-9]*,"knobs":"\([^"]*\)".*/\4 \5 \1 \2 \3 \6/' | sort; }
+	keys() { jq -r 'select(.verdict != "identical") |
+		"\(.gen) \(.gen_index) \(.direction) \(.verdict) \(.reason) \(.knobs)"' "$1" | sort; }
 	keys "$out/first/connections.jsonl" >"$out/k1"
 	keys "$out/again/connections.jsonl" >"$out/k2"
 	check [ -s "$out/k1" ]
 	check [ -z "$(comm -23 "$out/k1" "$out/k2")" ]
 	# and nothing else: every rerun record's index was non-identical before
 	cut -d' ' -f1,2 "$out/k1" | sort -u >"$out/i1"
-	grep -o '"gen":"[a-z-]*","gen_index":[0-9]*' "$out/again/connections.jsonl" |
-		sed 's/"gen":"\([a-z-]*\)","gen_index":\([0-9]*\)/\1 \2/' | sort -u >"$out/i2"
+	jq -r '"\(.gen) \(.gen_index)"' "$out/again/connections.jsonl" | sort -u >"$out/i2"
 	check cmp -s "$out/i1" "$out/i2"
-	check grep -q "\"rerun_of\": \"$out/first\"" "$out/again/summary.json"
+	check [ "$(jq -r .rerun_of "$out/again/summary.json")" = "$out/first" ]
 	;;
 *) echo "usage: run_checks.sh clean|corrupt|crafted|rerun" >&2; exit 2 ;;
 esac

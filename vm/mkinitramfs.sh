@@ -24,8 +24,9 @@ busybox=/bin/busybox
 [ "$file_is_static" -ge 1 ] || die "$busybox is not the static busybox (apt-get install busybox-static)"
 # dash is the guest's /bin/sh: busybox's own shell runs its applets in preference to PATH, so
 # `ip` would be busybox's, without netns or bpf support.
-host_tools="/usr/sbin/ip /usr/sbin/tc /usr/sbin/bpftool /bin/dash"
-for t in $host_tools; do [ -x "$t" ] || die "$t missing (apt-get install iproute2 bpftool)"; done
+# jq: guest scripts read JSON with it, never with sed.
+host_tools="/usr/sbin/ip /usr/sbin/tc /usr/sbin/bpftool /bin/dash /usr/bin/jq"
+for t in $host_tools; do [ -x "$t" ] || die "$t missing (apt-get install iproute2 bpftool jq)"; done
 
 # shellcheck disable=SC2086 # directory paths without spaces
 bin_files() { [ -z "$bindirs" ] || find $bindirs -maxdepth 1 -type f | LC_ALL=C sort; }

@@ -81,7 +81,7 @@ first_failure() {
 	comparator)
 		s=$(dirname "$2")/run/summary.json
 		u=
-		[ ! -f "$s" ] || u=$(sed -n 's/.*"unexplained": *\([0-9]*\).*/\1/p' "$s")
+		[ ! -f "$s" ] || u=$(jq -r '.unexplained // empty' "$s" 2>/dev/null || :)
 		line=$(grep -m1 -E '^syntwin: IPv[46] .*: (differ|native-missing|bpf-missing|dropped-by-kernel|unbound)' "$2" || :)
 		line=${line#syntwin: }
 		[ -z "$line" ] || line="${u:-?} unexplained; $line" ;;
@@ -111,7 +111,6 @@ build_error() {
 	printf 'ERROR: does not build: %s\n' "$(printf '%s' "${why#syntwin: error: }" | cut -c1-90)"
 }
 
-json_escape() { sed 's/\\/\\\\/g; s/"/\\"/g'; }
 rows=
 one_kernel() {
 	k=$1 patch=$2
@@ -143,12 +142,18 @@ one_kernel() {
 	fi
 	printf '%-24s %6s  %-40.40s  %-40.40s  %.40s\n' "$k" "$build_s" "$r_cmp" "$r_conf" "$r_self" |
 		tee -a "$out/matrix.txt"
-	row=$(printf '{"kernel": "%s", "build_seconds": "%s", "comparator": "%s", "conformance": "%s", "selftest": "%s"}' \
-		"$k" "$build_s" "$(printf '%s' "$r_cmp" | json_escape)" "$(printf '%s' "$r_conf" | json_escape)" \
-		"$(printf '%s' "$r_self" | json_escape)")
-	rows="$rows${rows:+,
-  }$row"
+	# jq writes the row: the cells quote compiler and kernel messages, any character in them
+	row=$(jq -nc --arg k "$k" --arg b "$build_s" --arg c "$r_cmp" --arg f "$r_conf" --arg s "$r_self" \
+		'{kernel: $k, build_seconds: $b, comparator: $c, conformance: $f, selftest: $s}')
+	rows="$rows${rows:+
+}$row"
 	verdicts="$r_cmp|$r_conf|$r_self"
+}
+
+# matrix.json: the rows so far (one JSON object a line in $rows) and the outcome.
+matrix_json() { # survivors errors ok
+	printf '%s\n' "$rows" | jq -s --argjson n "$n" --arg s "$1" --arg e "$2" --argjson ok "$3" \
+		'{connections: $n, kernels: ., survivors: $s, errors: $e, ok: $ok}' >"$out/matrix.json"
 }
 
 printf '%-24s %6s  %-40s  %-40s  %s\n' kernel build comparator conformance selftest >"$out/matrix.txt"
@@ -160,8 +165,7 @@ case $verdicts in
 pass\|pass\|pass | pass\|pass\|none*) ;;
 *ERROR*)
 	# Nothing is KILLED without a reference that ran: stop here, named, with the matrix so far.
-	printf '{\n  "connections": %s,\n  "kernels": [\n  %s\n  ],\n  "survivors": "",\n  "errors": "reference",\n  "ok": false\n}\n' \
-		"$n" "$rows" >"$out/matrix.json"
+	matrix_json "" reference false
 	say "mutants: the reference kernel could not be built or checked ($r_cmp); no mutant can be judged"
 	exit 2 ;;
 *) say "mutants: the reference kernel does not pass every check"; status=1 ;;
@@ -176,8 +180,7 @@ for m in "$@"; do
 	*) survivors="$survivors $m"; [ "$status" != 0 ] || status=1 ;;
 	esac
 done
-printf '{\n  "connections": %s,\n  "kernels": [\n  %s\n  ],\n  "survivors": "%s",\n  "errors": "%s",\n  "ok": %s\n}\n' \
-	"$n" "$rows" "${survivors# }" "${errors# }" "$([ $status = 0 ] && echo true || echo false)" >"$out/matrix.json"
+matrix_json "${survivors# }" "${errors# }" "$([ $status = 0 ] && echo true || echo false)"
 [ -z "$survivors" ] || say "mutants: SURVIVED (no check caught them):$survivors"
 [ -z "$errors" ] || say "mutants: ERROR (not built or not checked, so not killed):$errors"
 [ $status = 0 ] && stage "mutants: reference clean, every mutant killed; matrix in $out/matrix.txt"
