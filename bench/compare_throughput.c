@@ -18,6 +18,7 @@
 #include "classify.h"
 #include "report.h"
 #include "rng.h"
+#include "topology.h"
 
 /* Synthetic pairs carry no run clock: any time of day is accepted for a written timestamp. */
 static const struct ipv4_env whole_day = { .lo_ms = 0, .hi_ms = 86400000 };
@@ -95,8 +96,8 @@ static void make_pair(struct pair *q, uint64_t *rng)
 	n = build(q->bpf, q->family, mac, k == K_REWRITE, rng);
 	q->bpf_len = (uint16_t)n, q->mac_len = (uint16_t)mac;
 	q->sport = (uint16_t)(q->bpf[mac + (q->family == 4 ? (k == K_REWRITE ? 32 : 20) : 40)] << 8);
-	snprintf(q->saddr, sizeof(q->saddr), q->family == 4 ? "198.18.0.1" : "fd00:5959::1");
-	snprintf(q->daddr, sizeof(q->daddr), q->family == 4 ? "198.18.0.2" : "fd00:5959::2");
+	snprintf(q->saddr, sizeof(q->saddr), "%s", q->family == 4 ? TOPO_CLIENT4 : TOPO_CLIENT6);
+	snprintf(q->daddr, sizeof(q->daddr), "%s", q->family == 4 ? TOPO_SERVER4 : TOPO_SERVER6);
 	/* what the kernel would have saved: mode 2 from the MAC header on, mode 1 from the IP */
 	off = q->mode == 2 ? 0 : mac;
 	memcpy(q->native, q->bpf + off, n - off);

@@ -36,6 +36,7 @@
 #include "net_helpers.h"
 #include "parse_num.h"
 #include "report.h"
+#include "topology.h"
 
 enum config { C_NONE, C_NATIVE1, C_NATIVE2, C_WITNESS_NO_MEM, C_WITNESS, C_FULL, C_MAX };
 static const char *const config_names[C_MAX] = { "no-capture", "native1", "native2",
@@ -46,7 +47,7 @@ static const int config_save[C_MAX] = { -1, 1, 2, -1, -1, 2 };
 static const struct {
 	int af;
 	const char *server;
-} fams[2] = { { AF_INET, "198.18.0.2" }, { AF_INET6, "fd00:5959::2" } };
+} fams[2] = { { AF_INET, TOPO_SERVER4 }, { AF_INET6, TOPO_SERVER6 } };
 
 static int lfd[C_MAX][2];
 static struct capture_client cc;

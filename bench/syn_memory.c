@@ -33,6 +33,7 @@
 #include "parse_num.h"
 #include "map_memory.h"
 #include "slabinfo.h"
+#include "topology.h"
 
 struct family {
 	int af;
@@ -40,8 +41,8 @@ struct family {
 };
 
 static const struct family families[] = {
-	{ AF_INET, "ipv4", "198.18.0.2" },
-	{ AF_INET6, "ipv6", "fd00:5959::2" },
+	{ AF_INET, "ipv4", TOPO_SERVER4 },
+	{ AF_INET6, "ipv6", TOPO_SERVER6 },
 };
 
 static void must_netns(const char *name)

@@ -165,15 +165,30 @@ int open_netns(const char *name)
 	return fd;
 }
 
+int netns_here(void)
+{
+	int fd = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		log_err("open /proc/self/ns/net");
+	return fd;
+}
+
+int netns_set(int fd, const char *name)
+{
+	if (setns(fd, CLONE_NEWNET) == 0)
+		return 0;
+	log_err("setns %s", name);
+	return -1;
+}
+
 int enter_netns(const char *name)
 {
 	int fd = open_netns(name), rc;
 
 	if (fd < 0)
 		return -1;
-	rc = setns(fd, CLONE_NEWNET);
-	if (rc < 0)
-		log_err("setns /run/netns/%s", name);
+	rc = netns_set(fd, name);
 	close(fd);
 	return rc;
 }

@@ -38,4 +38,12 @@ int open_netns(const char *name);
 /* Enter the network namespace /run/netns/@name. Returns 0 or -1. */
 int enter_netns(const char *name);
 
+/* The network namespace this thread is in now, as an fd to come back to with netns_set(), or
+ * -1 (message printed). */
+int netns_here(void);
+
+/* Enter the network namespace of @fd (from open_netns() or netns_here()); @name says which in
+ * the message on failure. Every enter and return goes through here. Returns 0 or -1. */
+int netns_set(int fd, const char *name);
+
 #endif

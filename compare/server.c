@@ -41,11 +41,12 @@
 #include "report.h"
 #include "rng.h"
 #include "slabinfo.h"
+#include "topology.h"
 #include "saved_syn_mem.h"
 #include "unbound.h"
 #include "which_copy.h"
 
-#define PORT_BASE 7001
+#define PORT_BASE TOPO_PORT_BASE
 
 struct opts {
 	const char *out, *netns, *series_hash, *ready_file, *mix, *rerun_of;
@@ -810,7 +811,7 @@ static int listener_knobs(int fd, int family)
 		log_err("setsockopt(TCP_FASTOPEN)");
 		return -1;
 	}
-	return md5_key_for(fd, family, family == AF_INET ? "198.18.0.3" : "fd00:5959::3");
+	return md5_key_for(fd, family, family == AF_INET ? TOPO_MD5_CLIENT4 : TOPO_MD5_CLIENT6);
 }
 
 /* The datagram socket the generators send to (client_msg.h). */

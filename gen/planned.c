@@ -27,11 +27,12 @@
 
 #include "net_helpers.h"
 #include "rng.h"
+#include "topology.h"
 #include "tun_peer.h"
 
 #define PLAN_SPORT 58000	/* above the profile run's ports (30000 + 28000) */
-#define CLOSE_PORT 7003		/* abandon-close listeners: 7003 mode 1, 7004 mode 2 */
-#define DUP_PEER_PORT 9001	/* dup-synack: the peer's port */
+#define CLOSE_PORT TOPO_CLOSE_PORT	/* abandon-close listeners: mode 1, and mode 2 on the next */
+#define DUP_PEER_PORT TOPO_DUP_PEER_PORT
 /* A request's first timer fires 1 s (TCP_TIMEOUT_INIT) after its SYN-ACK: the listeners of an
  * abandon-close group are closed well before, or the plan failed. */
 #define CLOSE_BEFORE_MS 800
@@ -76,7 +77,7 @@ static int plan_one(enum plan_kind kind, uint64_t k, uint64_t *rng)
 {
 	int family = k % 2 ? 6 : 4;
 	uint16_t sport = (uint16_t)(PLAN_SPORT + k);
-	uint16_t dport = (uint16_t)((kind == PLAN_ABANDON_CLOSE ? CLOSE_PORT : 7001) + (k / 2) % 2);
+	uint16_t dport = (uint16_t)((kind == PLAN_ABANDON_CLOSE ? CLOSE_PORT : TOPO_PORT_BASE) + (k / 2) % 2);
 	uint32_t isn = (uint32_t)rng_next(rng), tsval = (uint32_t)rng_next(rng) >> 1;
 	struct active_msg m = { .index = k, .seed = run_seed };
 	struct syn_shape s;
@@ -120,7 +121,7 @@ static uint64_t now_ms(void)
 static int close_listeners_open(int fd[4])
 {
 	for (int i = 0; i < 4; i++) {
-		fd[i] = start_listener(i % 2 ? AF_INET6 : AF_INET, i % 2 ? "fd00:5a5a::2" : "198.19.0.2",
+		fd[i] = start_listener(i % 2 ? AF_INET6 : AF_INET, i % 2 ? TOPO_TUN_SELF6 : TOPO_TUN_SELF4,
 				       (uint16_t)(CLOSE_PORT + i / 2), i / 2 + 1, 16);
 		if (fd[i] < 0) {
 			while (i-- > 0)

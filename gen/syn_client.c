@@ -35,10 +35,11 @@
 #include "parse_num.h"
 #include "rerun.h"
 #include "rng.h"
+#include "topology.h"
 
 #define MAX_PARALLEL 64
 #define SYSCTL_BATCH 64
-#define SRC_PORT_BASE 10000	/* explicit source ports: below the ephemeral range */
+#define SRC_PORT_BASE TOPO_CLIENT_SPORT_BASE	/* explicit source ports: below the ephemeral range */
 #define SRC_PORT_SPAN 20000
 
 static const char usage[] =
@@ -74,7 +75,7 @@ static int parse(int argc, char **argv, struct opts *o)
 	char err[256];
 
 	*o = (struct opts){ .cookie_at = -1, .n = 1000, .seed = 1, .small = 50, .parallel = 1, .netns = "client",
-			    .s4 = "198.18.0.2", .s6 = "fd00:5959::2", .mix = &knob_mix_default };
+			    .s4 = TOPO_SERVER4, .s6 = TOPO_SERVER6, .mix = &knob_mix_default };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int rc = 0;
@@ -140,7 +141,7 @@ static int sysctl_in(int nsfd, const char *key, int val)
 	FILE *f;
 	int rc = 0;
 
-	if (setns(nsfd, CLONE_NEWNET))
+	if (netns_set(nsfd, nsfd == ns_server ? "server" : "client"))
 		return -1;
 	snprintf(path, sizeof(path), "/proc/sys/%s", key);
 	f = fopen(path, "we");
@@ -148,7 +149,7 @@ static int sysctl_in(int nsfd, const char *key, int val)
 		log_err("write %s", path);
 		rc = -1;
 	}
-	if (setns(ns_client, CLONE_NEWNET))
+	if (netns_set(ns_client, "client"))
 		rc = -1;
 	return rc;
 }
@@ -199,9 +200,9 @@ static int pick_port(uint64_t *rng)
 /* The addresses of each path: the veth itself, QinQ over it, or a single 802.1Q tag. */
 static const char *client_addr(const struct knobs *k)
 {
-	static const char *const a[VLAN_KINDS][2] = { { "198.18.0.1", "fd00:5959::1" },
-						       { "198.20.0.1", "fd00:5b5b::1" },
-						       { "198.21.0.1", "fd00:5c5c::1" } };
+	static const char *const a[VLAN_KINDS][2] = { { TOPO_CLIENT4, TOPO_CLIENT6 },
+						       { TOPO_QINQ_CLIENT4, TOPO_QINQ_CLIENT6 },
+						       { TOPO_VLAN_CLIENT4, TOPO_VLAN_CLIENT6 } };
 
 	return a[k->vlan][k->family == AF_INET6];
 }
@@ -209,8 +210,8 @@ static const char *client_addr(const struct knobs *k)
 static const char *server_addr(const struct knobs *k, const struct opts *o)
 {
 	static const char *const a[VLAN_KINDS][2] = { { NULL, NULL },
-						       { "198.20.0.2", "fd00:5b5b::2" },
-						       { "198.21.0.2", "fd00:5c5c::2" } };
+						       { TOPO_QINQ_SERVER4, TOPO_QINQ_SERVER6 },
+						       { TOPO_VLAN_SERVER4, TOPO_VLAN_SERVER6 } };
 
 	if (!k->vlan)
 		return k->family == AF_INET6 ? o->s6 : o->s4;
@@ -264,7 +265,7 @@ static int make_socket(struct knobs *k, const struct opts *o, uint64_t *rng)
 	if (k->src_port)
 		k->src_port = pick_port(rng);
 	/* MD5 connections come from their own address: the server's key is per peer address. */
-	sl = make_sockaddr(k->family, k->md5 ? (v6 ? "fd00:5959::3" : "198.18.0.3") :
+	sl = make_sockaddr(k->family, k->md5 ? (v6 ? TOPO_MD5_CLIENT6 : TOPO_MD5_CLIENT4) :
 					       client_addr(k), (uint16_t)k->src_port, &ss);
 	if (bind(fd, (struct sockaddr *)&ss, sl)) {
 		log_err("bind source port %d", k->src_port);

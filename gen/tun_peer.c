@@ -46,10 +46,11 @@
 #include "rerun.h"
 #include "rng.h"
 #include "tcp_opts.h"
+#include "topology.h"
 #include "tun_peer.h"
 
 #define MAX_SHAPES 512
-#define SPORT_BASE 30000
+#define SPORT_BASE TOPO_CRAFTED_SPORT_BASE
 
 static struct syn_shape shapes[MAX_SHAPES];
 static size_t nshapes;
@@ -59,15 +60,28 @@ uint32_t port_tsval[65536]; /* each flow's SYN timestamp, by our port (PAWS) */
 static struct rerun_set only;
 static const char *rerun_file;
 
-/* tun0's peer and local addresses; with --tap, tap0's (198.22.0.0/24, fd00:5d5d::/64) */
-uint8_t peer4[4] = { 198, 19, 0, 1 }, self4[4] = { 198, 19, 0, 2 };
-uint8_t peer6[16] = { 0xfd, 0, 0x5a, 0x5a, [15] = 1 };
-uint8_t self6[16] = { 0xfd, 0, 0x5a, 0x5a, [15] = 2 };
+/* tun0's peer and local addresses; with --tap, tap0's (set by peer_addresses()) */
+uint8_t peer4[4], self4[4], peer6[16], self6[16];
 /* --tap: frames carry an Ethernet header; the topology has a permanent neighbour entry for the
  * peer's MAC, so the kernel answers without ARP or ND */
 static int tap_mode;
 static uint8_t tap_mac[6];
-static const uint8_t peer_mac[6] = { 0x02, 0x00, 0x00, 0x53, 0x59, 0x01 };
+static uint8_t peer_mac[6];
+
+/* The device's addresses from common/topology.h. Returns 0, or -1 if one does not parse. */
+static int peer_addresses(int tap)
+{
+	int ok = inet_pton(AF_INET, tap ? TOPO_TAP_PEER4 : TOPO_TUN_PEER4, peer4) == 1 &&
+		 inet_pton(AF_INET, tap ? TOPO_TAP_SELF4 : TOPO_TUN_SELF4, self4) == 1 &&
+		 inet_pton(AF_INET6, tap ? TOPO_TAP_PEER6 : TOPO_TUN_PEER6, peer6) == 1 &&
+		 inet_pton(AF_INET6, tap ? TOPO_TAP_SELF6 : TOPO_TUN_SELF6, self6) == 1 &&
+		 sscanf(TOPO_TAP_PEER_MAC, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &peer_mac[0], &peer_mac[1],
+			&peer_mac[2], &peer_mac[3], &peer_mac[4], &peer_mac[5]) == 6;
+
+	if (!ok)
+		fprintf(stderr, "syntwin-crafted: common/topology.h has an address that does not parse\n");
+	return ok ? 0 : -1;
+}
 
 /* Writes an IP packet to the device, framed for tap. */
 ssize_t dev_write(const uint8_t *pkt, size_t len)
@@ -490,7 +504,7 @@ static size_t readdress(const struct pcap_syn *p, uint16_t sport, uint16_t dport
 static int replay_one(const struct pcap_syn *p, void *arg)
 {
 	struct replay *r = arg;
-	uint16_t sport = (uint16_t)(SPORT_BASE + r->i % 30000), dport = (uint16_t)(7001 + r->i % 2);
+	uint16_t sport = (uint16_t)(SPORT_BASE + r->i % 30000), dport = (uint16_t)(TOPO_PORT_BASE + r->i % 2);
 	struct active_msg m = { .index = p->packet };
 	uint8_t pkt[CRAFT_MAX];
 	uint32_t isn, tsval;
@@ -607,10 +621,8 @@ int main(int argc, char **argv)
 	}
 	rng = seed;
 	run_seed = seed;
-	if (tap_mode) {
-		peer4[1] = self4[1] = 22; /* 198.22.0.1 -> 198.22.0.2 */
-		peer6[2] = self6[2] = 0x5d, peer6[3] = self6[3] = 0x5d;
-	}
+	if (peer_addresses(tap_mode))
+		return 2;
 	if (rerun_file && rerun_load(rerun_file, replay_file ? "replay" : fuzz_mode ? "fuzz" :
 				     tap_mode ? "crafted-tap,rejected" : "crafted,rejected", &only))
 		return 2;
@@ -668,7 +680,7 @@ int main(int argc, char **argv)
 		/* fuzz runs after the profile run: other ports, or the server's TIME_WAIT sockets of
 		 * the same 4-tuples would turn some SYNs away */
 		uint16_t sport = (uint16_t)((fuzz_mode ? 2000 : SPORT_BASE) + i % 28000);
-		uint16_t dport = (uint16_t)(7001 + i % 2);
+		uint16_t dport = (uint16_t)(TOPO_PORT_BASE + i % 2);
 		uint32_t isn = (uint32_t)rng_next(&rng);
 		struct flow f = flow_of(s, sport, dport);
 		uint8_t pkt[CRAFT_MAX];

@@ -18,7 +18,7 @@
 extern int tun, ufd;		/* the tun (or tap) device; the channel to the server */
 extern uint64_t run_seed;	/* this run's --seed, sent with each label */
 extern uint32_t port_tsval[65536]; /* each flow's last TSval, by the peer's port (PAWS) */
-/* the peer's and the guest's addresses on tun0 (198.19.0.1 -> .2, fd00:5a5a::1 -> ::2) */
+/* the peer's and the guest's addresses on tun0 or tap0 (common/topology.h), set in main */
 extern uint8_t peer4[4], self4[4], peer6[16], self6[16];
 
 /* One segment the guest sent (read from the device): what its TCP header says. */

@@ -26,6 +26,7 @@
 #include "capture_client.h"
 #include "hex.h"
 #include "loader_opts.h"
+#include "net_helpers.h"
 #include "saved_syn_mem.h"
 #include "syn_capture.skel.h"
 #include "syn_sockops.skel.h"
@@ -103,9 +104,7 @@ static int enter_net(const char *name)
 		fprintf(stderr, "syntwin-loader: no network namespace '%s' (%s)\n", name, path);
 		return -1;
 	}
-	rc = setns(fd, CLONE_NEWNET);
-	if (rc)
-		fprintf(stderr, "syntwin-loader: setns %s: %s\n", path, strerror(errno));
+	rc = netns_set(fd, path);
 	close(fd);
 	return rc;
 }
@@ -169,11 +168,7 @@ static int enter_dev_net(const char *ns)
 {
 	if (ns)
 		return enter_net(ns);
-	if (home_net >= 0 && setns(home_net, CLONE_NEWNET)) {
-		fprintf(stderr, "syntwin-loader: setns back: %s\n", strerror(errno));
-		return -1;
-	}
-	return 0;
+	return home_net >= 0 ? netns_set(home_net, "the loader's own netns") : 0;
 }
 
 static int cmd_attach(const struct loader_opts *o)
@@ -497,7 +492,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	libbpf_set_print(libbpf_print);
-	home_net = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	home_net = netns_here();
 	if (o.cmd == CMD_ATTACH)
 		return cmd_attach(&o);
 	if (o.cmd == CMD_DETACH)

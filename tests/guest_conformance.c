@@ -32,6 +32,7 @@
 #include "parse_num.h"
 #include "saved_syn_mem.h"
 #include "slabinfo.h"
+#include "topology.h"
 
 #define MAC_LEN 14
 #define SYN_BUF 1024
@@ -42,8 +43,8 @@ struct family {
 };
 
 static const struct family families[] = {
-	{ AF_INET, "ipv4", "198.18.0.2", "198.18.0.1" },
-	{ AF_INET6, "ipv6", "fd00:5959::2", "fd00:5959::1" },
+	{ AF_INET, "ipv4", TOPO_SERVER4, TOPO_CLIENT4 },
+	{ AF_INET6, "ipv6", TOPO_SERVER6, TOPO_CLIENT6 },
 };
 
 static int ns_client = -1, ns_server = -1;
@@ -77,10 +78,8 @@ static void verdict(bool ok, const char *test, const struct family *f, int mode,
 
 static void in_ns(int nsfd)
 {
-	if (setns(nsfd, CLONE_NEWNET) < 0) {
-		log_err("setns");
+	if (netns_set(nsfd, "the test's netns"))
 		exit(2);
-	}
 }
 
 static int open_ns(const char *name)

@@ -22,9 +22,10 @@
 #include "check.h"
 #include "inet_csum.h"
 #include "net_helpers.h"
+#include "topology.h"
 
-#define SRV4 "198.18.0.2"
-#define SRV6 "fd00:5959::2"
+#define SRV4 TOPO_SERVER4
+#define SRV6 TOPO_SERVER6
 
 static struct capture_client cc;
 
@@ -130,12 +131,12 @@ int main(int argc, char **argv)
 
 	if (capture_client_open(&cc) || enter_netns("server"))
 		return 1;
-	self_ns = open("/proc/self/ns/net", O_RDONLY);
+	self_ns = netns_here();
 	for (f = 0; f < 2; f++)
 		for (m = 0; m < 2; m++)
-			l[f][m] = start_listener(f ? AF_INET6 : AF_INET, f ? SRV6 : SRV4, 7001 + m,
+			l[f][m] = start_listener(f ? AF_INET6 : AF_INET, f ? SRV6 : SRV4, TOPO_PORT_BASE + m,
 						 m + 1, 128);
-	int ltun = start_listener(AF_INET, "198.19.0.2", 7003, 1, 8);
+	int ltun = start_listener(AF_INET, TOPO_TUN_SELF4, TOPO_CLOSE_PORT, 1, 8);
 
 	if (enter_netns("client"))
 		return 1;
@@ -153,7 +154,8 @@ int main(int argc, char **argv)
 	CHECK_EQ_INT(one_conn(AF_INET6, l[1][0], 1, IPPROTO_IPV6, IPV6_DSTOPTS, dst, sizeof(dst)), 48);
 	total += 2;
 
-	setns(self_ns, CLONE_NEWNET);
+	if (self_ns < 0 || netns_set(self_ns, "server"))
+		return 1;
 	tun_syn(socket_port(ltun));
 	capture_each_unbound(&cc, find_tun, &tun_rec);
 	CHECK(tun_rec.cap_len == 44, "tun capture length %u, want 44", tun_rec.cap_len);
