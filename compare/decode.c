@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <sys/socket.h>
 
+#include "tcp_opts.h"
+
 static const char *ipv4_opt_name(uint8_t kind)
 {
 	switch (kind) {
@@ -96,20 +98,18 @@ int syn_layout(const uint8_t *p, size_t len, size_t mac_len, struct syn_layout *
 static void option_at(const uint8_t *opts, size_t n, size_t rel, int *index, size_t *start,
 		      uint8_t *kind)
 {
-	size_t i = 0;
+	struct opt op;
+	size_t pos = 0;
 	int idx = 0;
 
-	while (i < n) {
-		size_t ol = (opts[i] <= 1 || i + 1 >= n || opts[i + 1] < 2) ? 1 : opts[i + 1];
-
-		if (rel < i + ol || opts[i] == 0) {
-			*index = idx, *start = i, *kind = opts[i];
+	while (opt_next(opts, n, &pos, &op)) {
+		if (rel < op.off + op.len || op.kind == 0) {
+			*index = idx, *start = op.off, *kind = op.kind;
 			return;
 		}
-		i += ol;
 		idx++;
 	}
-	*index = idx, *start = i, *kind = 0;
+	*index = idx, *start = pos, *kind = 0;
 }
 
 void syn_field_name(const uint8_t *p, const struct syn_layout *l, size_t off, char *buf, size_t n)
@@ -214,7 +214,8 @@ void syn_decode_text(const uint8_t *p, const struct syn_layout *l, char *buf, si
 {
 	const uint8_t *ip = p + l->mac_len, *t = p + l->tcp_off;
 	char a[INET6_ADDRSTRLEN], b[INET6_ADDRSTRLEN];
-	size_t used = 0, i;
+	size_t used = 0, i, area, pos = 0;
+	struct opt op;
 
 	buf[0] = '\0';
 	/* Only bytes inside l->len are read: the layout may describe a header cut short. */
@@ -242,19 +243,18 @@ void syn_decode_text(const uint8_t *p, const struct syn_layout *l, char *buf, si
 	append(buf, n, &used, " | tcp %u > %u seq=%u flags=0x%03x win=%u opts=", t[0] << 8 | t[1],
 	       t[2] << 8 | t[3], (unsigned)t[4] << 24 | t[5] << 16 | t[6] << 8 | t[7],
 	       (t[12] & 1) << 8 | t[13], t[14] << 8 | t[15]);
-	for (i = 20; i < l->tcp_len && l->tcp_off + i < l->len;) {
-		uint8_t k = t[i], ol = (k <= 1 || i + 1 >= l->tcp_len || l->tcp_off + i + 1 >= l->len) ?
-				       1 : t[i + 1];
+	/* the options as far as the header and the bytes go; a length past the header (not past
+	 * the bytes) still shows its value */
+	area = l->len - l->tcp_off < l->tcp_len ? l->len - l->tcp_off : l->tcp_len;
+	while (area > 20 && opt_next(t + 20, area - 20, &pos, &op)) {
+		const uint8_t *o = t + 20 + op.off;
 
-		append(buf, n, &used, "%s%s", i == 20 ? "" : ",", tcp_opt_name(k));
-		if (l->tcp_off + i + ol > l->len)
-			break; /* the option runs past the bytes there are */
-		if (k == 2 && ol == 4)
-			append(buf, n, &used, ":%u", t[i + 2] << 8 | t[i + 3]);
-		else if (k == 3 && ol == 3)
-			append(buf, n, &used, ":%u", t[i + 2]);
-		if (ol < 1 || (k > 1 && ol < 2))
-			break;
-		i += ol;
+		append(buf, n, &used, "%s%s", op.off ? "," : "", tcp_opt_name(op.kind));
+		if (op.bad || l->tcp_off + 20 + op.off + op.len > l->len)
+			break; /* no length, or the option runs past the bytes there are */
+		if (op.kind == 2 && op.len == 4)
+			append(buf, n, &used, ":%u", o[2] << 8 | o[3]);
+		else if (op.kind == 3 && op.len == 3)
+			append(buf, n, &used, ":%u", o[2]);
 	}
 }

@@ -17,6 +17,7 @@
 #include "inet_csum.h"
 #include "labels.h"
 #include "report.h"
+#include "tcp_opts.h"
 #include "unbound.h"
 #include "which_copy.h"
 
@@ -674,8 +675,51 @@ static void test_abandoned(void)
 	}
 }
 
+/* The one option walker: single-byte kinds, lengths, a bad length, a kind with no length byte,
+ * and the last timestamp found through it. */
+static void test_options(void)
+{
+	/* mss 1460, nop, wscale 7, ts 1/0, ts 9/0 (the kernel keeps the last), eol, then junk */
+	static const uint8_t o[] = { 2, 4, 5, 180, 1, 3, 3, 7, 8, 10, 0, 0, 0, 1, 0, 0, 0, 0,
+				     8, 10, 0, 0, 0, 9, 0, 0, 0, 0, 0, 8, 10, 0, 0, 0, 7 };
+	static const struct { uint8_t kind; size_t off, len; bool bad; } want[] = {
+		{ 2, 0, 4, false }, { 1, 4, 1, false }, { 3, 5, 3, false }, { 8, 8, 10, false },
+		{ 8, 18, 10, false }, { 0, 28, 1, false }, { 8, 29, 10, false } };
+	static const uint8_t badlen[] = { 1, 5, 1, 2 }; /* kind 5 with length 1; kind 2, no length */
+	struct opt op;
+	size_t pos = 0, n = 0;
+	uint32_t ts = 0;
+
+	while (opt_next(o, sizeof(o), &pos, &op) && n < sizeof(want) / sizeof(want[0])) {
+		CHECK(op.kind == want[n].kind && op.off == want[n].off && op.len == want[n].len &&
+			      op.bad == want[n].bad,
+		      "option %zu: kind %u off %zu len %zu bad %d", n, op.kind, op.off, op.len, op.bad);
+		n++;
+	}
+	CHECK_EQ_INT((int)n, 7);
+	/* the last one runs past the area: returned as its length says, and the walk ends */
+	CHECK_EQ_INT((int)pos, 39);
+	CHECK_EQ_INT(opt_next(o, sizeof(o), &pos, &op), false);
+	CHECK_EQ_INT(tcp_last_tsval(o, sizeof(o), &ts), true);
+	CHECK_EQ_INT((int)ts, 9); /* not 7: it is after the end of the list */
+	CHECK_EQ_INT(tcp_last_tsval(o, 18, &ts), true);
+	CHECK_EQ_INT((int)ts, 1);
+	CHECK_EQ_INT(tcp_last_tsval(o, 17, &ts), false); /* the first one cut short */
+
+	pos = 0;
+	CHECK(opt_next(badlen, sizeof(badlen), &pos, &op) && op.kind == 1 && !op.bad, "nop");
+	CHECK(opt_next(badlen, sizeof(badlen), &pos, &op) && op.kind == 5 && op.bad && op.len == 1,
+	      "length below 2 is bad, one byte");
+	CHECK(opt_next(badlen, sizeof(badlen), &pos, &op) && op.kind == 1 && op.off == 2, "next");
+	CHECK(opt_next(badlen, sizeof(badlen), &pos, &op) && op.kind == 2 && op.bad && op.off == 3,
+	      "no length byte left is bad");
+	CHECK_EQ_INT(opt_next(badlen, sizeof(badlen), &pos, &op), false);
+	CHECK_EQ_INT(tcp_last_tsval(badlen, sizeof(badlen), &ts), false);
+}
+
 int main(void)
 {
+	test_options();
 	test_labels();
 	test_unbound();
 	test_layout();
