@@ -31,9 +31,9 @@
 #include "classify.h"
 #include "decode.h"
 #include "inet_csum.h"
+#include "judge.h"
 #include "json_out.h"
 #include "labels.h"
-#include "abandoned.h"
 #include "native_read.h"
 #include "net_helpers.h"
 #include "netstat.h"
@@ -43,7 +43,6 @@
 #include "slabinfo.h"
 #include "topology.h"
 #include "saved_syn_mem.h"
-#include "unbound.h"
 #include "which_copy.h"
 
 #define PORT_BASE TOPO_PORT_BASE
@@ -413,19 +412,27 @@ static void gather_copies(struct capture_client *cc, const struct capture_rec *l
 		view_of(&cp->rec[i], &cp->view[i]);
 }
 
-/* The verdict on the bytes and the allocation: which_copy.h. */
-static int judge_bytes(const struct compare_input *in, const struct copies *cp, bool active,
-		       struct compare_result *res)
+/* What the witness holds of one SYN (or SYN-ACK), for the judge: @cp's copies and the flags of
+ * the last. */
+static void observe_copies(const struct copies *cp, struct observation *ob)
 {
 	const struct capture_rec *last = cp->n ? &cp->rec[cp->n - 1] : NULL;
-	struct copies_input ci = { .in = in, .copy = cp->view, .n = cp->n, .cut = cp->cut,
-				   .active = active, .mem_followed = mem != NULL };
 
-	if (last && (last->flags & CAP_F_SYNACK_TS)) {
-		ci.have_tsecr = true;
-		ci.tsecr = last->synack_tsecr;
-	}
-	return judge_copies(&ci, res);
+	ob->copy = cp->view;
+	ob->n = cp->n;
+	ob->cut = cp->cut;
+	ob->mem_followed = mem != NULL;
+	ob->env = &rx_env;
+	if (!last)
+		return;
+	ob->syncookie_proven = last->flags & CAP_F_COOKIE_ACK;
+	ob->have_tsecr = last->flags & CAP_F_SYNACK_TS;
+	ob->tsecr = last->synack_tsecr;
+	ob->parse_err = last->flags & CAP_F_PARSE_ERR;
+	ob->drops = last->drops;
+	ob->drop_reason = last->drops ? capture_drop_reason_name(last->drop_reason) : NULL;
+	ob->rst_seen = last->flags & CAP_F_RST;
+	ob->synacks = last->synacks;
 }
 
 /*
@@ -436,15 +443,15 @@ static int judge_bytes(const struct compare_input *in, const struct copies *cp, 
  * identical mode-2 copy. Returns which region it corrupted in @buf (a copy of the native
  * bytes), or NULL.
  */
-static const char *corrupt_covered(const struct compare_input *in, const struct compare_result *res,
+static const char *corrupt_covered(const struct observation *ob, const struct compare_result *res,
 				   uint8_t *buf)
 {
 	/* the kernel's MAC header: none in mode 1 or on a device without one (tun), else 14
 	 * bytes (QinQ's inner tag is already out) */
-	size_t mac = in->mode == 2 && in->bpf_mac_len ? 14 : 0, off;
+	size_t mac = ob->mode == 2 && ob->n && ob->copy[ob->n - 1].mac_len ? 14 : 0, off;
 	const uint8_t *ip = buf + mac;
 
-	if (in->native_len < mac + 40)
+	if (ob->native_len < mac + 40)
 		return NULL;
 	switch (res->verdict == V_EXPLAINED ? res->reason : R_NONE) {
 	case R_IPV4_OPTION_REWRITE:
@@ -485,7 +492,10 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 			struct stats *st)
 {
 	bool active = !strcmp(c->direction, "active");
-	struct compare_input in = { .mode = c->mode, .env = &rx_env };
+	struct observation ob = { .socket = true, .active = active, .mode = c->mode,
+				  .native = n > 0 ? native : NULL, .native_len = n > 0 ? (size_t)n : 0,
+				  .small_buffer = small, .gen = c->gen, .knobs = c->knobs,
+				  .map_entries = cc->capacity };
 	struct compare_result res;
 	struct capture_rec rec;
 	static struct copies cp;
@@ -496,34 +506,31 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	rx_env.hi_ms = realtime_ms() + 1000;
 	have_bpf = capture_lookup_cookie(cc, c->cookie, &rec, true) == 0;
 	st->compared++;
-
-	in.native = n > 0 ? native : NULL;
-	in.native_len = n > 0 ? (size_t)n : 0;
-	in.bpf = have_bpf ? rec.data : NULL;
-	in.bpf_len = have_bpf ? rec.cap_len : 0;
-	in.bpf_mac_len = have_bpf ? rec.mac_len : 0;
-	/* The witness saw this connection's ACK validated as a syncookie (prove_syncookie() in
-	 * bpf/syn_capture.bpf.c): per connection, and nothing the saved-SYN code can touch. */
-	in.syncookie_proven = have_bpf && !active && (rec.flags & CAP_F_COOKIE_ACK);
 	cp.n = 0;
 	if (have_bpf)
 		gather_copies(cc, &rec, &cp);
+	/* The witness's evidence, the syncookie proof among it (prove_syncookie() in
+	 * bpf/syn_capture.bpf.c): per connection, and nothing the saved-SYN code can touch. */
+	observe_copies(&cp, &ob);
+	/* A missing capture is put down to eviction only while the maps have evicted more
+	 * records than were already put down to it (rare: one map walk each). */
+	ob.evicted = !have_bpf && capture_evictions(cc) > (long long)st->lost;
 	/* the copy the kernel's bytes are judged against (which_copy.h), -1 if none */
 	judged = copy_that_created(cp.view, cp.n);
 	/* TEST ONLY (--test-corrupt K): every K-th record with both copies, so the number made
 	 * wrong does not depend on where the records without a native copy fall */
-	if (judged >= 0 && o->test_corrupt && in.native && ++st->corrupt_seen % o->test_corrupt == 0 &&
+	if (judged >= 0 && o->test_corrupt && ob.native && ++st->corrupt_seen % o->test_corrupt == 0 &&
 	    cp.rec[judged].cap_len > 20)
 		cp.rec[judged].data[cp.rec[judged].cap_len - 5] ^= 0x5a;
-	bad = judge_bytes(&in, &cp, active, &res);
-	if (o->test_corrupt_covered && in.native && in.native_len <= sizeof(corrupted)) {
+	bad = judge(&ob, &res);
+	if (o->test_corrupt_covered && ob.native && ob.native_len <= sizeof(corrupted)) {
 		const char *region;
 
-		memcpy(corrupted, in.native, in.native_len);
-		region = corrupt_covered(&in, &res, corrupted);
+		memcpy(corrupted, ob.native, ob.native_len);
+		region = corrupt_covered(&ob, &res, corrupted);
 		if (region) {
-			in.native = corrupted;
-			bad = judge_bytes(&in, &cp, active, &res);
+			ob.native = corrupted;
+			bad = judge(&ob, &res);
 			st->test_corrupted++;
 			fprintf(stderr, "TEST CORRUPT: %s\n", region);
 		}
@@ -531,34 +538,8 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	c->copies = have_bpf ? rec.copies : 0;
 	if (res.verdict == V_BPF_MISSING)
 		remember_missing(c);
-	/* A missing capture is put down to eviction only while the maps have evicted more
-	 * records than were already put down to it (rare: one map walk each). */
-	if (res.verdict == V_BPF_MISSING && capture_evictions(cc) > (long long)st->lost) {
-		/* Lost by the witness, not a kernel difference: the run becomes partial. */
-		res.reason = R_EVICTED;
-		snprintf(res.detail, sizeof(res.detail),
-			 "no capture: the witness's maps overflowed (%u entries) and evicted it",
-			 cc->capacity);
+	if (res.reason == R_EVICTED)
 		st->lost++;
-		bad = 0;
-	}
-	if (c->gen && !strcmp(c->gen, "rejected")) {
-		res.verdict = V_DIFFER;
-		res.reason = R_NONE;
-		snprintf(res.detail, sizeof(res.detail), "the kernel accepted a SYN it must drop (%s)",
-			 c->knobs);
-		bad = 1;
-	}
-	if (small[0] && strcmp(small, "ok")) {
-		/* The API broke its contract: unexplained, whatever the bytes say. */
-		if (!bad) {
-			res.verdict = V_DIFFER;
-			res.reason = R_NONE;
-			snprintf(res.detail, sizeof(res.detail), "TCP_SAVED_SYN small-buffer contract: %s",
-				 small);
-		}
-		bad = 1;
-	}
 	if (active) {
 		st->active++;
 		if (gen_index(c->gen) == GEN_DUP_SYNACK)
@@ -576,11 +557,11 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 		fprintf(stderr, "syntwin: %s %s %s:%u mode %d: %s: %s\n",
 			c->family == AF_INET6 ? "IPv6" : "IPv4", c->direction, active ? c->daddr : c->saddr,
 			active ? c->dport : c->sport, c->mode, verdict_names[res.verdict], res.detail);
-	c->native = in.native;
-	c->native_len = in.native_len;
-	c->bpf = in.bpf;
-	c->bpf_len = in.bpf_len;
-	c->bpf_mac_len = in.bpf_mac_len;
+	c->native = ob.native;
+	c->native_len = ob.native_len;
+	c->bpf = have_bpf ? rec.data : NULL;
+	c->bpf_len = have_bpf ? rec.cap_len : 0;
+	c->bpf_mac_len = have_bpf ? rec.mac_len : 0;
 	if (judged >= 0) { /* the record shows the copy the bytes were judged against */
 		c->bpf = cp.rec[judged].data;
 		c->bpf_len = cp.rec[judged].cap_len;
@@ -733,18 +714,19 @@ static void gave_up(const struct active_msg *m, struct capture_client *cc, struc
 		return;
 	}
 	/* The generator wrote a SYN that the witness never saw. */
-	struct compare_result res = { .verdict = V_BPF_MISSING, .diff_off = -1 };
+	struct observation ob = { .isn = m->isn, .gen = lp ? lp->gen : NULL,
+				  .knobs = lp ? lp->knobs : NULL };
+	struct compare_result res;
 	struct conn_record c = { .family = f.family, .direction = "passive", .sport = f.sport,
 				 .dport = f.dport, .res = &res, .gen = lp ? lp->gen : NULL,
 				 .knobs = lp ? lp->knobs : NULL, .gen_index = lp ? lp->index : 0,
 				 .gen_seed = lp ? lp->seed : 0 };
+	int bad = judge(&ob, &res);
 
-	snprintf(res.detail, sizeof(res.detail), "no SYN-ACK came and the witness has no capture "
-		 "of this SYN (isn %u)", m->isn);
 	inet_ntop(f.family, f.saddr, c.saddr, sizeof(c.saddr));
 	inet_ntop(f.family, f.daddr, c.daddr, sizeof(c.daddr));
-	st->verdict[V_BPF_MISSING]++;
-	st->unexplained++;
+	st->verdict[res.verdict]++;
+	st->unexplained += bad;
 	fprintf(stderr, "syntwin: %s %s:%u: bpf-missing: %s\n", f.family == AF_INET6 ? "IPv6" :
 		"IPv4", c.saddr, c.sport, res.detail);
 	record(rep, &c, st);
@@ -839,20 +821,6 @@ static int count_waiting(const struct capture_key *k, const struct capture_rec *
 	return 0;
 }
 
-/* What a label declares of its SYN: "must-drop" (gen "rejected"), nothing (a replayed
- * capture, or no label), else "must-connect". */
-static const char *declared(const struct label *l)
-{
-	if (!l || !strcmp(l->gen, "replay"))
-		return NULL;
-	return strcmp(l->gen, "rejected") ? "must-connect" : "must-drop";
-}
-
-/*
- * The verdict on a capture no socket took (unbound.h): dropped for a validity check the bytes
- * confirm (explained: rejected-by-kernel if declared must-drop, dropped-by-kernel if nothing
- * was declared), else "unbound", unexplained, with the flow named.
- */
 /* The follower's objects still allocated at the end of the run (mem_collect()): each is
  * judged once, on its flow's record (an abandoned request) or as a leak of its own. */
 struct live_obj {
@@ -876,45 +844,49 @@ static const char *leaked_site(const struct capture_key *k, char *buf, size_t le
 	return NULL;
 }
 
-/* A planned abandoned handshake of generator @g (abandoned.h). */
-static int judge_planned_abandon(struct capture_client *cc, const struct capture_key *k,
-				 const struct capture_rec *r, int g, struct compare_result *res)
+/*
+ * What is known of a SYN no socket took, for the judge: of a planned abandoned handshake every
+ * copy (taken from syn_copies), the listener's mode and whether its saved copy is still
+ * allocated; of any other, the flow's record.
+ */
+static void observe_unbound(struct capture_client *cc, const struct capture_key *k,
+			    const struct capture_rec *r, int g, struct observation *ob,
+			    char *site, size_t sitelen)
 {
 	static struct copies cp;
-	char site[160];
-	/* the plan's listeners: PORT_BASE mode 1, the next mode 2 (and again for abandon-close) */
-	struct abandoned_input in = { .kind = g == GEN_ABANDONED_EXPIRE ? ABANDON_EXPIRE :
-					      g == GEN_ABANDONED_CLOSE ? ABANDON_CLOSE : ABANDON_RST,
-				      .mode = (ntohs(k->dport) - PORT_BASE) % 2 + 1,
-				      .rst_seen = r->flags & CAP_F_RST, .synacks = r->synacks,
-				      .synack_retries = synack_retries };
 
-	gather_copies(cc, r, &cp);
-	in.copy = cp.view;
-	in.n = cp.n;
-	in.leaked_at = leaked_site(k, site, sizeof(site));
-	return judge_abandoned(&in, res);
+	if (g == GEN_ABANDONED_RST || g == GEN_ABANDONED_EXPIRE || g == GEN_ABANDONED_CLOSE) {
+		gather_copies(cc, r, &cp);
+		ob->leaked_at = leaked_site(k, site, sitelen);
+	} else {
+		cp.rec[0] = *r;
+		view_of(&cp.rec[0], &cp.view[0]);
+		cp.n = 1;
+		cp.cut = false;
+	}
+	observe_copies(&cp, ob);
+	/* the plan's listeners: PORT_BASE mode 1, the next mode 2 (and again for abandon-close) */
+	ob->listener_mode = (ntohs(k->dport) - PORT_BASE) % 2 + 1;
+	ob->synack_retries = synack_retries;
 }
 
 static void judge_capture(struct capture_client *cc, const struct capture_key *k,
 			  const struct capture_rec *r, const struct label *l, struct report *rep,
 			  struct stats *st)
 {
-	struct unbound_input in = { .bytes = r->data, .len = r->cap_len, .mac_len = r->mac_len,
-				    .parse_err = r->flags & CAP_F_PARSE_ERR, .drops = r->drops,
-				    .drop_reason = r->drops ? capture_drop_reason_name(r->drop_reason) :
-							     NULL,
-				    .declared = declared(l) };
+	struct observation ob = { .gen = l ? l->gen : NULL, .knobs = l ? l->knobs : NULL };
 	struct compare_result res;
+	char site[160];
 	struct conn_record c = { .family = k->family, .mode = 0, .direction = "passive",
 				 .sport = ntohs(k->sport), .dport = ntohs(k->dport),
 				 .bpf = r->data, .bpf_len = r->cap_len, .bpf_mac_len = r->mac_len,
 				 .res = &res, .gen = l ? l->gen : NULL, .knobs = l ? l->knobs : NULL,
 				 .gen_index = l ? l->index : 0, .gen_seed = l ? l->seed : 0,
 				 .copies = r->copies };
-	int g = gen_index(l ? l->gen : NULL);
-	int bad = g == GEN_ABANDONED_RST || g == GEN_ABANDONED_EXPIRE || g == GEN_ABANDONED_CLOSE ?
-			  judge_planned_abandon(cc, k, r, g, &res) : judge_unbound(&in, &res);
+	int bad;
+
+	observe_unbound(cc, k, r, gen_index(ob.gen), &ob, site, sizeof(site));
+	bad = judge(&ob, &res);
 
 	inet_ntop(k->family, k->saddr, c.saddr, sizeof(c.saddr));
 	inet_ntop(k->family, k->daddr, c.daddr, sizeof(c.daddr));

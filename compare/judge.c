@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The judge: one observation in, one verdict out (see judge.h). */
+#include "judge.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "abandoned.h"
+#include "unbound.h"
+
+static const char *const abandon_gens[] = { [ABANDON_RST] = "abandon-rst",
+					     [ABANDON_EXPIRE] = "abandon-expire",
+					     [ABANDON_CLOSE] = "abandon-close" };
+
+const char *gen_declares(const char *gen)
+{
+	if (!gen || !strcmp(gen, "replay"))
+		return NULL;
+	return strcmp(gen, "rejected") ? "must-connect" : "must-drop";
+}
+
+/* The abandoned handshake generator @gen names, or -1 for any other name. */
+static int abandon_kind_of(const char *gen)
+{
+	for (int k = 0; gen && k < (int)(sizeof(abandon_gens) / sizeof(abandon_gens[0])); k++)
+		if (!strcmp(gen, abandon_gens[k]))
+			return k;
+	return -1;
+}
+
+static int unexplained(struct compare_result *res, enum verdict v)
+{
+	res->verdict = v;
+	res->reason = R_NONE;
+	return 1;
+}
+
+/* A SYN no socket took: planned abandoned, dropped for a reason its bytes show, or unbound. */
+static int judge_no_socket(const struct observation *ob, struct compare_result *res)
+{
+	const struct copy_view *last = ob->n > 0 ? &ob->copy[ob->n - 1] : NULL;
+	int kind = abandon_kind_of(ob->gen);
+
+	if (!last) {
+		*res = (struct compare_result){ .diff_off = -1 };
+		snprintf(res->detail, sizeof(res->detail), "no SYN-ACK came and the witness has no "
+			 "capture of this SYN (isn %u)", ob->isn);
+		return unexplained(res, V_BPF_MISSING);
+	}
+	if (kind >= 0) {
+		struct abandoned_input in = { .kind = (enum abandon_kind)kind, .copy = ob->copy,
+					      .n = ob->n, .mode = ob->listener_mode,
+					      .rst_seen = ob->rst_seen, .synacks = ob->synacks,
+					      .synack_retries = ob->synack_retries,
+					      .leaked_at = ob->leaked_at };
+
+		return judge_abandoned(&in, res);
+	}
+	struct unbound_input in = { .bytes = last->data, .len = last->len,
+				    .mac_len = last->mac_len, .parse_err = ob->parse_err,
+				    .drops = ob->drops, .drop_reason = ob->drop_reason,
+				    .declared = gen_declares(ob->gen) };
+
+	return judge_unbound(&in, res);
+}
+
+/* A socket's saved bytes against the witness's copies, then what holds whatever they say. */
+static int judge_socket(const struct observation *ob, struct compare_result *res)
+{
+	struct compare_input in = { .mode = ob->mode, .native = ob->native,
+				    .native_len = ob->native ? ob->native_len : 0,
+				    .syncookie_proven = ob->syncookie_proven && !ob->active,
+				    .env = ob->env };
+	struct copies_input ci = { .in = &in, .copy = ob->copy, .n = ob->n, .cut = ob->cut,
+				   .active = ob->active, .have_tsecr = ob->have_tsecr,
+				   .tsecr = ob->tsecr, .mem_followed = ob->mem_followed };
+	int bad = judge_copies(&ci, res);
+
+	if (res->verdict == V_BPF_MISSING && ob->evicted) {
+		/* lost by the witness, not a kernel difference: the run becomes partial */
+		res->reason = R_EVICTED;
+		snprintf(res->detail, sizeof(res->detail), "no capture: the witness's maps "
+			 "overflowed (%u entries) and evicted it", ob->map_entries);
+		bad = 0;
+	}
+	if (ob->gen && !strcmp(ob->gen, "rejected")) {
+		snprintf(res->detail, sizeof(res->detail), "the kernel accepted a SYN it must drop (%s)",
+			 ob->knobs ? ob->knobs : "no knobs named");
+		bad = unexplained(res, V_DIFFER);
+	}
+	if (ob->small_buffer && ob->small_buffer[0] && strcmp(ob->small_buffer, "ok")) {
+		/* the API broke its contract: unexplained, whatever the bytes say */
+		if (!bad) {
+			snprintf(res->detail, sizeof(res->detail),
+				 "TCP_SAVED_SYN small-buffer contract: %s", ob->small_buffer);
+			unexplained(res, V_DIFFER);
+		}
+		bad = 1;
+	}
+	return bad;
+}
+
+int judge(const struct observation *ob, struct compare_result *res)
+{
+	return ob->socket ? judge_socket(ob, res) : judge_no_socket(ob, res);
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The judge: one pure function from one observation (what the kernel returned, the witness's
+ * copies and their evidence, the run's evidence, the label) to a verdict and its reason. Every
+ * rule that decides a verdict is reached from judge(); the comparator gathers the observation
+ * and records the result, nothing more. The rules themselves, by part:
+ *
+ *   classify.c    the bytes: identical, ipv4-option-rewrite, vlan-offload, syncookie,
+ *                 native-missing, bpf-missing, differ (with the field named)
+ *   which_copy.c  the copy the kernel had to keep and its allocation: syn-retransmit
+ *   unbound.c     a SYN no socket took: rejected-by-kernel, dropped-by-kernel, unbound
+ *   abandoned.c   a planned abandoned handshake: abandoned
+ *   judge.c       what holds whatever the bytes say: a must-drop SYN a socket took, the
+ *                 small-buffer contract, and witness-map-eviction (not a verdict on the
+ *                 kernel: the run becomes partial)
+ */
+#ifndef SYNTWIN_JUDGE_H
+#define SYNTWIN_JUDGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "classify.h"
+#include "which_copy.h"
+
+struct observation {
+	/* The kernel's side. */
+	bool socket;			/* a socket was accepted (passive) or connected (active)
+					 * for it; false: a SYN no socket took */
+	bool active;			/* a SYN-ACK saved by a connecting socket */
+	int mode;			/* TCP_SAVE_SYN of the listener or the socket: 1 or 2 */
+	const uint8_t *native;		/* TCP_SAVED_SYN's bytes, NULL when it returned none */
+	size_t native_len;
+	const char *small_buffer;	/* NULL or "": not checked; "ok"; or how the read with too
+					 * small a buffer broke the contract (native_read.h) */
+	/* The witness's side: its copies in arrival order, the last the one it bound (n 0: no
+	 * capture at all). */
+	const struct copy_view *copy;
+	int n;
+	bool cut;			/* more copies came than it keeps */
+	bool syncookie_proven;		/* the flow's ACK validated as a cookie (CAP_F_COOKIE_ACK) */
+	bool have_tsecr;		/* a SYN-ACK answering it had a timestamp: its TSecr */
+	uint32_t tsecr;
+	bool mem_followed;		/* the memory follower ran: allocations are evidence */
+	bool parse_err;			/* the witness found the TCP header lengths inconsistent */
+	unsigned int drops;		/* copies the kernel dropped, and the first one's reason */
+	const char *drop_reason;
+	bool rst_seen;			/* its sender reset the flow */
+	unsigned int synacks;		/* SYN-ACKs seen answering it */
+	const char *leaked_at;		/* its saved copy is still allocated: the call site */
+	/* The run's evidence. */
+	bool evicted;			/* the witness's maps evicted records not yet put down to
+					 * eviction (only asked when there is no capture) */
+	uint32_t map_entries;		/* their size, for the detail */
+	unsigned int synack_retries;	/* the server netns's net.ipv4.tcp_synack_retries */
+	int listener_mode;		/* a SYN no socket took: its listener's TCP_SAVE_SYN */
+	uint32_t isn;			/* a SYN no socket took and the witness never saw: its ISN */
+	const struct ipv4_env *env;	/* the receiver, for ipv4-option-rewrite */
+	/* The label: its generator's name (NULL: no label) and what it made. */
+	const char *gen;
+	const char *knobs;
+};
+
+/* Fills @res; returns 1 if the verdict is a failure (unexplained), else 0. */
+int judge(const struct observation *ob, struct compare_result *res);
+
+/* What a generator declares of the SYNs it makes: "must-drop" (rejected), nothing (a replayed
+ * capture, or no label), else "must-connect". */
+const char *gen_declares(const char *gen);
+
+#endif

@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The judge, table-driven: each reason a verdict can give (and each unexplained verdict), and
+ * next to it its near misses: the same observation with one byte off or one proof missing,
+ * which must not be explained. Every case starts from one observation (a socket whose saved
+ * SYN equals the witness's one copy) and changes only what it names.
+ */
+#include <linux/types.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "capture.h"
+#include "check.h"
+#include "inet_csum.h"
+#include "judge.h"
+#include "syn_fixtures.h"
+
+#define MAXLEN 128
+
+struct fixture {
+	uint8_t native[MAXLEN];
+	uint8_t copy_bytes[3][MAXLEN];
+	struct copy_view copy[3];
+	struct observation ob;
+};
+
+/* A socket's saved SYN, mode 1, and the witness's one copy of it: byte for byte the same. */
+static void base(struct fixture *f)
+{
+	memset(f, 0, sizeof(*f));
+	memcpy(f->native, syn_rr, sizeof(syn_rr));
+	memcpy(f->copy_bytes[0], syn_rr, sizeof(syn_rr));
+	f->copy[0] = (struct copy_view){ .data = f->copy_bytes[0], .len = sizeof(syn_rr) };
+	f->ob = (struct observation){ .socket = true, .mode = 1, .native = f->native,
+				      .native_len = sizeof(syn_rr), .copy = f->copy, .n = 1,
+				      .env = &run_env, .gen = "sockets", .knobs = "plain" };
+}
+
+/* The kernel's IPv4 option rewrite applied to the saved copy. */
+static void rewrite(struct fixture *f)
+{
+	base(f);
+	rewritten_rr(f->native);
+}
+
+/* Mode 2: the kernel's copy has a 14-byte MAC header; the witness's has a QinQ inner tag
+ * after it (18 bytes), which the kernel takes into skb metadata before it saves. */
+static void vlan(struct fixture *f)
+{
+	uint8_t *t = f->copy_bytes[0];
+
+	base(f);
+	memset(f->native, 0, 14);
+	f->native[0] = 0x02, f->native[12] = 0x08;
+	memcpy(f->native + 14, syn_rr, sizeof(syn_rr));
+	memcpy(t, f->native, 12);
+	t[12] = 0x81, t[13] = 0x00, t[14] = 0x00, t[15] = 20;
+	memcpy(t + 16, f->native + 12, 14 + sizeof(syn_rr) - 12);
+	f->copy[0] = (struct copy_view){ .data = t, .len = 18 + sizeof(syn_rr), .mac_len = 18 };
+	f->ob.mode = 2;
+	f->ob.native_len = 14 + sizeof(syn_rr);
+}
+
+/* Two copies: the first (IP ID 0x1234) made the request, the second (IP ID 0x1235) the kernel
+ * dropped; the kernel saved the first. */
+static void retransmit(struct fixture *f)
+{
+	base(f);
+	memcpy(f->copy_bytes[1], syn_rr, sizeof(syn_rr));
+	f->copy_bytes[1][5] = 0x35;
+	f->copy[1] = (struct copy_view){ .data = f->copy_bytes[1], .len = sizeof(syn_rr),
+					 .dropped = true, .drop_reason = "TCP_FLAGS" };
+	f->ob.n = 2;
+}
+
+/* No saved copy, and the witness saw the flow's ACK validated as a syncookie. */
+static void cookie(struct fixture *f)
+{
+	base(f);
+	f->ob.native = NULL;
+	f->ob.native_len = 0;
+	f->ob.syncookie_proven = true;
+}
+
+/* A SYN no socket took: the generator declared it must-drop (its TCP checksum is wrong) and
+ * the kernel dropped it for that reason. */
+static void rejected(struct fixture *f)
+{
+	base(f);
+	f->ob.socket = false;
+	f->ob.native = NULL;
+	f->ob.native_len = 0;
+	f->ob.gen = "rejected";
+	f->ob.drops = 1;
+	f->ob.drop_reason = "TCP_CSUM";
+}
+
+/* rejected(), with the TCP checksum made right: the drop reason has nothing to show for it. */
+static void right_checksum(struct fixture *f)
+{
+	uint8_t *b = f->copy_bytes[0];
+	uint16_t c = tcp_csum4(b + 12, b + 16, b + 32, sizeof(syn_rr) - 32);
+
+	memcpy(b + 32 + 16, &c, 2);
+}
+
+/* A planned abandoned handshake, reset by its peer: saved once (struct saved_syn + 72 header
+ * bytes) and freed. */
+static void abandoned(struct fixture *f)
+{
+	rejected(f);
+	f->ob.gen = "abandon-rst";
+	f->ob.drops = 0;
+	f->ob.drop_reason = NULL;
+	f->ob.rst_seen = true;
+	f->ob.synacks = 1;
+	f->ob.listener_mode = 1;
+	f->copy[0].saved = true;
+	f->copy[0].saved_size = SAVED_SYN_HDR + sizeof(syn_rr);
+}
+
+/* The memory follower ran and saw the one allocation the saved copy needs. */
+static void followed(struct fixture *f)
+{
+	base(f);
+	f->ob.mem_followed = true;
+	f->copy[0].saved = true;
+	f->copy[0].saved_size = SAVED_SYN_HDR + sizeof(syn_rr);
+}
+
+/* No capture at all for a socket. */
+static void no_capture(struct fixture *f)
+{
+	base(f);
+	f->ob.n = 0;
+	f->ob.map_entries = 16;
+}
+
+struct judge_case {
+	const char *name;
+	void (*make)(struct fixture *f);
+	void (*tweak)(struct fixture *f);	/* the near miss's one change, or NULL */
+	enum verdict verdict;
+	enum reason reason;
+	const char *detail;			/* a part of the detail, or NULL */
+};
+
+static void ttl_off(struct fixture *f) { f->native[8] ^= 1; }
+static void rr_slot_off(struct fixture *f) { f->native[26] ^= 1; }
+static void tag_and_tcp_off(struct fixture *f) { f->native[14 + 60] ^= 1; }
+static void second_not_dropped(struct fixture *f) { f->copy[1].dropped = false; }
+static void proof_missing(struct fixture *f) { f->ob.syncookie_proven = false; }
+static void on_active(struct fixture *f) { f->ob.active = true; }
+static void no_drop_seen(struct fixture *f) { f->ob.drops = 0; }
+static void must_connect(struct fixture *f) { f->ob.gen = "sockets"; }
+static void replayed(struct fixture *f) { f->ob.gen = "replay"; }
+static void no_rst(struct fixture *f) { f->ob.rst_seen = false; }
+static void leaked(struct fixture *f) { f->ob.leaked_at = "tcp_conn_request+0x42"; }
+static void saved_twice(struct fixture *f) { f->copy[0].saved_again = true; }
+static void saved_size_off(struct fixture *f) { f->copy[0].saved_size++; }
+static void evicted(struct fixture *f) { f->ob.evicted = true; }
+static void not_a_socket(struct fixture *f) { f->ob.socket = false; f->ob.isn = 1; }
+static void small_broken(struct fixture *f) { f->ob.small_buffer = "returned 0, not EINVAL"; }
+static void small_ok(struct fixture *f) { f->ob.small_buffer = "ok"; }
+static void must_drop_taken(struct fixture *f) { f->ob.gen = "rejected"; }
+static void unlabelled(struct fixture *f) { f->ob.gen = NULL; f->ob.drops = 0; }
+static void no_native(struct fixture *f) { f->ob.native = NULL; f->ob.native_len = 0; }
+
+static const struct judge_case cases[] = {
+	{ "identical", base, NULL, V_IDENTICAL, R_NONE, NULL },
+	{ "identical, ttl off", base, ttl_off, V_DIFFER, R_NONE, "ipv4.ttl" },
+	{ "ipv4-option-rewrite", rewrite, NULL, V_EXPLAINED, R_IPV4_OPTION_REWRITE, NULL },
+	{ "rewrite, slot byte off", rewrite, rr_slot_off, V_DIFFER, R_NONE, "RR (kind 7)" },
+	{ "vlan-offload", vlan, NULL, V_EXPLAINED, R_VLAN_OFFLOAD, NULL },
+	{ "vlan, a TCP byte off too", vlan, tag_and_tcp_off, V_DIFFER, R_NONE, NULL },
+	{ "syn-retransmit", retransmit, NULL, V_EXPLAINED, R_RETRANSMIT, NULL },
+	{ "retransmit, no drop proven", retransmit, second_not_dropped, V_DIFFER, R_NONE, NULL },
+	{ "syncookie", cookie, NULL, V_EXPLAINED, R_SYNCOOKIE, NULL },
+	{ "syncookie, proof missing", cookie, proof_missing, V_NATIVE_MISSING, R_NONE, NULL },
+	{ "syncookie, on an active socket", cookie, on_active, V_NATIVE_MISSING, R_NONE, NULL },
+	{ "native-missing", base, no_native, V_NATIVE_MISSING, R_NONE, "no syncookie" },
+	{ "rejected-by-kernel", rejected, NULL, V_EXPLAINED, R_REJECTED, "TCP checksum wrong" },
+	{ "rejected, checksum right", rejected, right_checksum, V_UNBOUND, R_NONE,
+	  "no validity check" },
+	{ "rejected, no drop seen", rejected, no_drop_seen, V_UNBOUND, R_NONE, "reported no drop" },
+	{ "rejected, declared must-connect", rejected, must_connect, V_UNBOUND, R_NONE,
+	  "made to connect" },
+	{ "dropped-by-kernel (replay)", rejected, replayed, V_EXPLAINED, R_DROPPED, NULL },
+	{ "abandoned", abandoned, NULL, V_EXPLAINED, R_ABANDONED, "reset by its peer" },
+	{ "abandoned, no RST seen", abandoned, no_rst, V_DIFFER, R_NONE, "no RST" },
+	{ "abandoned, never freed", abandoned, leaked, V_DIFFER, R_NONE, "never freed" },
+	{ "allocation as expected", followed, NULL, V_IDENTICAL, R_NONE, NULL },
+	{ "allocation, twice", followed, saved_twice, V_DIFFER, R_NONE, "two saved-SYN" },
+	{ "allocation, one byte more", followed, saved_size_off, V_DIFFER, R_NONE, "allocated 85" },
+	{ "bpf-missing", no_capture, NULL, V_BPF_MISSING, R_NONE, "no BPF capture" },
+	{ "witness-map-eviction", no_capture, evicted, V_BPF_MISSING, R_EVICTED, "16 entries" },
+	{ "gave up, never captured", no_capture, not_a_socket, V_BPF_MISSING, R_NONE,
+	  "no SYN-ACK came" },
+	{ "small-buffer contract broken", base, small_broken, V_DIFFER, R_NONE,
+	  "small-buffer contract: returned 0" },
+	{ "small-buffer contract kept", base, small_ok, V_IDENTICAL, R_NONE, NULL },
+	{ "must-drop SYN a socket took", base, must_drop_taken, V_DIFFER, R_NONE,
+	  "accepted a SYN it must drop (plain)" },
+	{ "unbound: no label, no drop", rejected, unlabelled, V_UNBOUND, R_NONE, "reported no drop" },
+};
+
+/* A failure is any verdict but identical and explained, except the eviction: not a verdict on
+ * the kernel, it makes the run partial instead. */
+static int want_bad(const struct judge_case *c)
+{
+	return c->verdict != V_IDENTICAL && c->verdict != V_EXPLAINED && c->reason != R_EVICTED;
+}
+
+int main(void)
+{
+	static struct fixture f;
+	struct compare_result r;
+	int bad;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct judge_case *c = &cases[i];
+
+		c->make(&f);
+		if (c->tweak)
+			c->tweak(&f);
+		memset(&r, 0xa5, sizeof(r));
+		bad = judge(&f.ob, &r);
+		CHECK(r.verdict == c->verdict && r.reason == c->reason && bad == want_bad(c),
+		      "%s: %s/%s bad %d, want %s/%s bad %d (%s)", c->name,
+		      r.verdict < V_MAX ? verdict_names[r.verdict] : "?",
+		      r.reason < R_MAX ? reason_names[r.reason] : "?", bad, verdict_names[c->verdict],
+		      reason_names[c->reason], want_bad(c), r.detail);
+		if (c->detail)
+			CHECK(strstr(r.detail, c->detail) != NULL, "%s: detail '%s' lacks '%s'",
+			      c->name, r.detail, c->detail);
+	}
+	CHECK_EQ_INT(strcmp(gen_declares("rejected"), "must-drop"), 0);
+	CHECK_EQ_INT(strcmp(gen_declares("crafted"), "must-connect"), 0);
+	CHECK(gen_declares("replay") == NULL && gen_declares(NULL) == NULL, "declares nothing");
+	return check_report("judge");
+}
