@@ -230,7 +230,7 @@ int main(int argc, char **argv)
 	}
 	printf("}, \"bpf_maps\": {");
 	if (print_map_memory("syn_by_flow", 1)) {
-		print_map_memory("syn_by_cookie", 0);
+		print_map_memory("syn_events", 0); /* the ring buffer: bytes, not entries */
 		print_map_memory("syn_copies", 0); /* earlier copies of retransmitted SYNs */
 	}
 	printf("}}\n");

@@ -18,6 +18,12 @@
 
 #define CAPTURE_PIN_DIR "/sys/fs/bpf/syntwin"
 
+/* Bytes of the ring buffer that carries bound records to userspace (syn_events), for a run of
+ * @entries flow entries: a record (about 300 bytes with the ring's header) per entry, rounded up
+ * to a power of two (the ring's rule), at least 1 MiB and at most 64 MiB. */
+#define CAPTURE_RING_MIN (1u << 20)
+#define CAPTURE_RING_MAX (1u << 26)
+
 /* Flow of a SYN (or SYN-ACK) as it arrived: s* is its sender, d* its receiver. */
 struct capture_key {
 	__u8 family;		/* AF_INET or AF_INET6 */
@@ -87,6 +93,8 @@ struct capture_rec {
 				 * valid with CAP_F_SYNACK_TS */
 	__u32 saved_size;	/* bytes the kernel asked kmalloc for while processing this copy,
 				 * valid with CAP_F_SAVED */
+	__u64 cookie;		/* the socket sockops bound the flow to (SO_COOKIE), 0 while
+				 * none: of the flow, carried from copy to copy */
 	__u8 data[CAPTURE_MAX];	/* wire bytes from the MAC header to the end of the TCP header */
 };
 
@@ -142,10 +150,10 @@ enum capture_counter {
 	CNT_FRAGMENT,		/* IPv4 fragment or IPv6 fragment header: not a capturable SYN */
 	CNT_NO_DEV_INFO,	/* device not registered by the loader */
 	CNT_INSERT_FAIL,	/* map update failed */
-	CNT_BOUND,		/* sockops bound a capture to a socket cookie (a SYN whose syncookie
-				 * ACK raced its FIN can be bound to two children; one is dropped) */
+	CNT_BOUND,		/* sockops bound a capture to a socket cookie and sent it to the
+				 * ring (a SYN whose syncookie ACK raced its FIN can be bound to
+				 * two children; one is never accepted) */
 	CNT_BIND_MISS,		/* sockops found no capture for an established passive socket */
-	CNT_BIND_FAIL,		/* binding map update failed */
 	CNT_BPF_ERRORS,		/* unexpected helper failures (details in the errors map) */
 	CNT_SYNACK_SEEN,	/* TCP SYN-ACK reached the tc program (stored like a SYN) */
 	CNT_ACTIVE_BOUND,	/* sockops bound a SYN-ACK capture to an active socket */
@@ -158,13 +166,15 @@ enum capture_counter {
 	CNT_FATE_UNMATCHED,	/* a dropped copy no kept copy's tag matched */
 	CNT_SYNACK_MATCHED,	/* a SYN-ACK answering a captured SYN (its TSecr noted) */
 	CNT_RST_MATCHED,	/* an RST of a captured SYN's flow (CAP_F_RST) */
+	CNT_RING_DROPS,		/* a bound record the ring buffer had no room for: lost */
 	CNT_MAX
 };
 
 #define CAPTURE_COUNTER_NAMES                                                        \
 	"syn_seen", "captured", "too_long", "parse_error", "fragment", "no_dev_info", \
-	"insert_fail", "bound", "bind_miss", "bind_fail", "bpf_errors", "synack_seen", \
+	"insert_fail", "bound", "bind_miss", "bpf_errors", "synack_seen", \
 	"active_bound", "active_bind_miss", "recaptured", "cookie_proven", \
-	"syn_dropped", "copies_cut", "fate_unmatched", "synack_matched", "rst_matched"
+	"syn_dropped", "copies_cut", "fate_unmatched", "synack_matched", "rst_matched", \
+	"ring_drops"
 
 #endif

@@ -120,6 +120,7 @@ static __always_inline long keep_copy(struct capture_key *key, struct capture_re
 		rec->synack_tsecr = old->synack_tsecr;
 		rec->drops = old->drops;
 		rec->drop_reason = old->drop_reason;
+		rec->cookie = old->cookie;
 		if (n < CAPTURE_MAX_COPIES) {
 			ck.flow = *key;
 			ck.n = n - 1;
@@ -379,6 +380,7 @@ int syn_capture(struct __sk_buff *skb)
 	rec->fate_reason = 0;
 	rec->saved_size = 0;
 	rec->synack_tsecr = 0;
+	rec->cookie = 0;
 	tcp_bytes(rec, tcp_off, tbuf);
 	rec->tag = tag_tcp(tag_id(TAG_SEED, key.family == AF_INET6 ? ipv6_flow_label(&iph.v6) :
 							     bpf_ntohs(iph.v4.id)), tbuf);

@@ -2,7 +2,7 @@
 /*
  * Maps shared by syn_capture.bpf.c and syn_sockops.bpf.c. Both objects declare them identically
  * and pin them by name under CAPTURE_PIN_DIR, so the second object to load reuses the first's.
- * The loader sets max_entries of the two LRU maps before load.
+ * The loader sets max_entries of syn_by_flow and the size of syn_events before load.
  */
 #ifndef SYNTWIN_SYN_MAPS_BPF_H
 #define SYNTWIN_SYN_MAPS_BPF_H
@@ -20,14 +20,14 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } syn_by_flow SEC(".maps");
 
-/* sockops → userspace: captures bound to the accepted socket's cookie (getsockopt SO_COOKIE). */
+/* sockops → userspace: each capture as it is bound to a socket (its cookie in the record, the
+ * one getsockopt(SO_COOKIE) returns), in the order bound. Userspace reads it in place (mmap),
+ * with no system call per record. The loader sets its size (CAPTURE_RING_MIN..MAX). */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u64);
-	__type(value, struct capture_rec);
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, CAPTURE_RING_MIN);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} syn_by_cookie SEC(".maps");
+} syn_events SEC(".maps");
 
 /* Every earlier copy of a SYN captured again (a retransmission or a duplicate), by flow and
  * arrival number; userspace takes them with the last copy (capture_take_copies()). */

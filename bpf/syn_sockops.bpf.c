@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cgroup sockops: when a connection is established, copy its tc capture from syn_by_flow
- * (flow + the peer's ISN) to syn_by_cookie (socket cookie), where userspace finds it with
- * getsockopt(SO_COOKIE): for a passive socket the SYN, for an active one the SYN-ACK. The key is
- * the same in both directions: the peer sent the captured packet. Reads nothing of the kernel's
- * saved headers.
+ * cgroup sockops: when a connection is established, bind its tc capture in syn_by_flow (flow +
+ * the peer's ISN) to the socket: the socket's cookie goes into the record, and the record into
+ * the syn_events ring buffer, where userspace finds it by getsockopt(SO_COOKIE): for a passive
+ * socket the SYN, for an active one the SYN-ACK. The key is the same in both directions: the
+ * peer sent the captured packet. Reads nothing of the kernel's saved headers.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_endian.h>
@@ -70,15 +70,17 @@ int syn_sockops(struct bpf_sock_ops *skops)
 		return 1;
 	}
 	cookie = bpf_get_socket_cookie(skops);
-	err = bpf_map_update_elem(&syn_by_cookie, &cookie, rec, BPF_ANY);
+	rec->cookie = cookie;
+	err = bpf_ringbuf_output(&syn_events, rec, sizeof(*rec), 0);
 	if (err) {
-		count(CNT_BIND_FAIL);
-		SOCKOPS_ERR(err);
+		/* no room: the record is lost to userspace, and the run is partial */
+		count(CNT_RING_DROPS);
 		return 1;
 	}
 	/* The flow entry stays: one SYN can yield two children (a syncookie ACK and the FIN right
-	 * behind it racing on two CPUs), and the one accepted may be the second. The consumer
-	 * deletes both entries when it takes the capture (capture_lookup_cookie()). */
+	 * behind it racing on two CPUs), and the one accepted may be the second; copies and
+	 * fates that come after the bind land there too. The consumer takes the flow entry when it
+	 * takes the capture (capture_take_bound()). */
 	count(active ? CNT_ACTIVE_BOUND : CNT_BOUND);
 	return 1;
 }

@@ -504,7 +504,7 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 
 	c->res = &res;
 	rx_env.hi_ms = realtime_ms() + 1000;
-	have_bpf = capture_lookup_cookie(cc, c->cookie, &rec, true) == 0;
+	have_bpf = capture_take_bound(cc, c->cookie, &rec) == 0;
 	st->compared++;
 	cp.n = 0;
 	if (have_bpf)
@@ -669,7 +669,7 @@ static void one_socket(int fd, int family, int mode, int ufd, const struct opts 
 	getsockopt(fd, SOL_SOCKET, SO_COOKIE, &c.cookie, &cl);
 	/* The label is found by the witness's key (flow + ISN); without a capture, by the
 	 * socket's addresses. */
-	have_key = capture_lookup_cookie(cc, c.cookie, &peek, false) == 0 &&
+	have_key = capture_peek_bound(cc, c.cookie, &peek) == 0 &&
 		   capture_key_of(&peek, &k) == 0;
 	if (have_key) {
 		flow_of_key(&k, &f);
@@ -1405,9 +1405,10 @@ static int finish_run(const struct opts *o, struct capture_client *cc, struct re
 	judge_leaks(&(struct judge_ctx){ cc, rep, st });
 	st->evictions = capture_evictions(cc);
 	if (st->evictions > 0 || st->lost)
-		fprintf(stderr, "syntwin-server: the witness's maps (%u entries each) evicted %lld "
-			"record(s); %llu connection(s) have no capture: results are partial (raise "
-			"--entries)\n", cc->capacity, st->evictions, (unsigned long long)st->lost);
+		fprintf(stderr, "syntwin-server: the witness (a flow map of %u entries, a ring of %u "
+			"bytes) evicted %lld record(s); %llu connection(s) have no capture: results are "
+			"partial (raise --entries)\n", cc->capacity, capture_ring_bytes(cc->capacity),
+			st->evictions, (unsigned long long)st->lost);
 	st->slab_end = slab_bytes("");
 	st->syn_slab_end = saved_syn_slab();
 	st->partial = st->conns < o->connections || st->active < o->active || st->evictions > 0 ||
@@ -1485,6 +1486,10 @@ int main(int argc, char **argv)
 	ev = (struct epoll_event){ .events = EPOLLIN, .data.u32 = 4 };
 	if (ufd < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, ufd, &ev))
 		return 2;
+	/* the witness's ring: read whenever records wait, so it never fills while we block */
+	ev = (struct epoll_event){ .events = EPOLLIN, .data.u32 = 5 };
+	if (epoll_ctl(ep, EPOLL_CTL_ADD, capture_ring_fd(&cc), &ev))
+		return 2;
 	if (o.ready_file) {
 		FILE *rf = fopen(o.ready_file, "w");
 
@@ -1513,6 +1518,10 @@ int main(int argc, char **argv)
 			if (i == 4) {
 				drain_channel(ufd, &o, &cc, &rep, &st);
 				last = now;
+				continue;
+			}
+			if (i == 5) {
+				capture_drain(&cc);
 				continue;
 			}
 			while ((fd = accept4(lfd[i], NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {

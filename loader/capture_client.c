@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "bound_table.h"
 #include "fdinfo.h"
 
 const char *const capture_counter_names[CNT_MAX] = { CAPTURE_COUNTER_NAMES };
@@ -34,9 +35,9 @@ static int open_pin(const char *name)
 
 /* The client's map fds, for open's error check and for close. */
 static const size_t fd_offsets[] = {
-	offsetof(struct capture_client, by_cookie_fd), offsetof(struct capture_client, by_flow_fd),
-	offsetof(struct capture_client, counters_fd), offsetof(struct capture_client, errors_fd),
-	offsetof(struct capture_client, copies_fd),
+	offsetof(struct capture_client, by_flow_fd), offsetof(struct capture_client, counters_fd),
+	offsetof(struct capture_client, errors_fd), offsetof(struct capture_client, copies_fd),
+	offsetof(struct capture_client, events_fd),
 };
 #define NFDS (sizeof(fd_offsets) / sizeof(fd_offsets[0]))
 
@@ -45,14 +46,36 @@ static int *client_fd(struct capture_client *c, size_t i)
 	return (int *)((char *)c + fd_offsets[i]);
 }
 
+/* One record from the ring: filed by its socket's cookie until a consumer takes it. */
+static int on_event(void *ctx, void *data, size_t size)
+{
+	struct capture_client *c = ctx;
+
+	if (size < sizeof(struct capture_rec))
+		return 0; /* not ours: the ring carries capture records only */
+	return bound_table_put(c->bound, data);
+}
+
+__u32 capture_ring_bytes(__u32 entries)
+{
+	__u64 want = (__u64)entries * 512;
+	__u32 b = CAPTURE_RING_MIN;
+
+	while (b < CAPTURE_RING_MAX && b < want)
+		b <<= 1;
+	return b;
+}
+
 int capture_client_open(struct capture_client *c)
 {
-	c->by_cookie_fd = open_pin("syn_by_cookie");
 	c->by_flow_fd = open_pin("syn_by_flow");
 	c->counters_fd = open_pin("counters");
 	c->errors_fd = open_pin("errors");
 	c->copies_fd = open_pin("syn_copies");
-	c->taken_cookie = c->taken_flow = 0;
+	c->events_fd = open_pin("syn_events");
+	c->ring = NULL;
+	c->bound = NULL;
+	c->taken_flow = 0;
 	c->capacity = 0;
 	if (c->by_flow_fd >= 0) {
 		struct bpf_map_info info = { 0 };
@@ -69,11 +92,25 @@ int capture_client_open(struct capture_client *c)
 			return err;
 		}
 	}
+	c->bound = bound_table_new();
+	c->ring = c->bound ? ring_buffer__new(c->events_fd, on_event, c, NULL) : NULL;
+	if (!c->ring) {
+		int err = c->bound ? -errno : -ENOMEM;
+
+		fprintf(stderr, "syntwin: cannot read the ring buffer syn_events: %s\n",
+			strerror(-err));
+		capture_client_close(c);
+		return err;
+	}
 	return 0;
 }
 
 void capture_client_close(struct capture_client *c)
 {
+	ring_buffer__free(c->ring);
+	c->ring = NULL;
+	bound_table_free(c->bound);
+	c->bound = NULL;
 	for (size_t i = 0; i < NFDS; i++) {
 		int *fd = client_fd(c, i);
 
@@ -101,52 +138,91 @@ int capture_key_of(const struct capture_rec *r, struct capture_key *k)
 }
 
 /*
- * The flow's record as it is now, in place of @out (the copy bound to the socket), when it is
- * the same SYN (or SYN-ACK): its fate noted since (a drop, an allocation) and any copies that came
- * after the bind (a duplicate SYN-ACK reaching the established socket, a SYN retransmitted into
- * an accepted connection), which the judge must see too. The bound copy is found among the kept
- * ones by its position and tag; if the flow's record is gone or is another SYN's, @out stays.
+ * The flow's record as it is now (@now), in place of @out (the copy bound to the socket), when
+ * it is the same SYN (or SYN-ACK): its fate noted since (a drop, an allocation) and any copies
+ * that came after the bind (a duplicate SYN-ACK reaching the established socket, a SYN
+ * retransmitted into an accepted connection), which the judge must see too. The bound copy is
+ * found among the kept ones by its position and tag; if @now is another SYN's, @out stays.
  */
-static void catch_up(struct capture_client *c, const struct capture_key *k,
+static void catch_up(struct capture_client *c, const struct capture_rec *now,
 		     struct capture_rec *out)
 {
-	struct copy_key ck = { .flow = *k, .n = out->copies - 1u };
-	struct capture_rec now, bound;
+	struct copy_key ck = { .n = out->copies - 1u };
+	struct capture_rec bound;
 
-	if (bpf_map_lookup_elem(c->by_flow_fd, k, &now) || now.copies < out->copies)
+	if (now->copies < out->copies)
 		return;
-	if (now.copies == out->copies) {
-		if (now.tag == out->tag)
-			*out = now;
+	if (now->copies == out->copies) {
+		if (now->tag == out->tag)
+			*out = *now;
 		return;
 	}
 	if (out->copies < 1 || out->copies > CAPTURE_MAX_COPIES - 1 ||
+	    capture_key_of(out, &ck.flow) ||
 	    bpf_map_lookup_elem(c->copies_fd, &ck, &bound) || bound.tag != out->tag)
 		return;
-	*out = now;
+	*out = *now;
 }
 
-int capture_lookup_cookie(struct capture_client *c, __u64 cookie, struct capture_rec *out,
-			  bool take)
+int capture_drain(struct capture_client *c)
 {
-	struct capture_key k;
+	return ring_buffer__consume(c->ring);
+}
 
-	if (bpf_map_lookup_elem(c->by_cookie_fd, &cookie, out))
-		return -errno;
-	if (!take)
+int capture_ring_fd(struct capture_client *c)
+{
+	return ring_buffer__epoll_fd(c->ring);
+}
+
+int capture_peek_bound(struct capture_client *c, __u64 cookie, struct capture_rec *out)
+{
+	int err = capture_drain(c);
+
+	if (err < 0)
+		return err;
+	return bound_table_get(c->bound, cookie, out, 0);
+}
+
+int capture_take_bound(struct capture_client *c, __u64 cookie, struct capture_rec *out)
+{
+	struct capture_rec now;
+	struct capture_key k;
+	int err = capture_drain(c);
+
+	if (err < 0)
+		return err;
+	if (bound_table_get(c->bound, cookie, out, 1))
+		return -ENOENT;
+	if (capture_key_of(out, &k))
 		return 0;
-	if (bpf_map_delete_elem(c->by_cookie_fd, &cookie) == 0)
-		c->taken_cookie++;
-	else if (errno != ENOENT)
+	if (bpf_map_lookup_and_delete_elem(c->by_flow_fd, &k, &now) == 0) {
+		c->taken_flow++;
+		catch_up(c, &now, out);
+	} else if (errno != ENOENT) {
 		return -errno;
-	if (capture_key_of(out, &k) == 0) {
-		catch_up(c, &k, out);
-		if (bpf_map_delete_elem(c->by_flow_fd, &k) == 0)
-			c->taken_flow++;
-		else if (errno != ENOENT)
-			return -errno;
 	}
 	return 0;
+}
+
+long capture_forget_bound(struct capture_client *c)
+{
+	if (capture_drain(c) < 0)
+		return -1;
+	return (long)bound_table_clear(c->bound);
+}
+
+int capture_find_cookie(struct capture_client *c, __u64 cookie, struct capture_rec *out)
+{
+	struct capture_key key, next;
+	void *prev = NULL;
+
+	while (bpf_map_get_next_key(c->by_flow_fd, prev, &next) == 0) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(c->by_flow_fd, &key, out) == 0 && out->cookie == cookie)
+			return 0;
+	}
+	return errno == ENOENT ? -ENOENT : -errno;
 }
 
 int capture_take_flow(struct capture_client *c, const struct capture_key *k,
@@ -230,36 +306,23 @@ static long long map_count(int fd, size_t key_size)
 	return errno == ENOENT ? n : -errno;
 }
 
-/* What went into each map: new flow keys (captures less replacements) and bindings. */
-static int map_inserts(struct capture_client *c, __u64 *flow, __u64 *cookie)
+long long capture_evictions(struct capture_client *c)
 {
 	__u64 cnt[CNT_MAX];
+	long long in_flow;
+	/* Counters first, the map second: an entry inserted in between is seen as present but
+	 * not as inserted, so a race can only hide an eviction, never invent one. New flow keys
+	 * are the captures less the copies that replaced one. */
 	int err = capture_counters(c, cnt);
 
 	if (err)
 		return err;
-	*flow = cnt[CNT_CAPTURED] - cnt[CNT_RECAPTURED];
-	*cookie = cnt[CNT_BOUND] + cnt[CNT_ACTIVE_BOUND];
-	return 0;
-}
-
-long long capture_evictions(struct capture_client *c)
-{
-	__u64 flow, cookie;
-	long long lost, in_flow, in_cookie;
-	/* Counters first, maps second: an entry inserted in between is seen as present but not
-	 * as inserted, so a race can only hide an eviction, never invent one. */
-	int err = map_inserts(c, &flow, &cookie);
-
-	if (err)
-		return err;
 	in_flow = map_count(c->by_flow_fd, sizeof(struct capture_key));
-	in_cookie = map_count(c->by_cookie_fd, sizeof(__u64));
-	if (in_flow < 0 || in_cookie < 0)
-		return in_flow < 0 ? in_flow : in_cookie;
-	lost = (long long)(flow - c->taken_flow) - in_flow;
-	lost += (long long)(cookie - c->taken_cookie) - in_cookie;
-	return lost; /* below 0 only if another process took entries too */
+	if (in_flow < 0)
+		return in_flow;
+	/* below 0 only if another process took entries too */
+	return (long long)(cnt[CNT_CAPTURED] - cnt[CNT_RECAPTURED] - c->taken_flow) - in_flow +
+	       (long long)cnt[CNT_RING_DROPS];
 }
 
 int capture_counters(struct capture_client *c, __u64 *out)
@@ -316,7 +379,7 @@ int capture_error(struct capture_client *c, __u32 slot, struct bpf_error *out)
 long long capture_map_bytes(struct capture_client *c)
 {
 	long long a = fdinfo_number(c->by_flow_fd, "memlock");
-	long long b = fdinfo_number(c->by_cookie_fd, "memlock");
+	long long b = fdinfo_number(c->events_fd, "memlock");
 
 	return a < 0 || b < 0 ? -1 : a + b;
 }

@@ -8,21 +8,51 @@
 
 #include "capture.h"
 
+struct ring_buffer;
+struct bound_table;
+
 struct capture_client {
-	int by_cookie_fd, by_flow_fd, counters_fd, errors_fd, copies_fd;
-	/* entries this client removed (capture_lookup_cookie() with take), for eviction counts */
-	__u64 taken_cookie, taken_flow;
-	__u32 capacity;		/* max_entries of each of the two LRU maps */
+	int by_flow_fd, counters_fd, errors_fd, copies_fd, events_fd;
+	struct ring_buffer *ring;	/* syn_events, read in place */
+	struct bound_table *bound;	/* records the ring delivered, not yet taken, by cookie */
+	__u64 taken_flow;		/* flow entries this client removed, for eviction counts */
+	__u32 capacity;			/* max_entries of syn_by_flow */
 };
 
 /* Open the maps pinned under CAPTURE_PIN_DIR. Returns 0 or -errno (message printed). */
 int capture_client_open(struct capture_client *c);
 void capture_client_close(struct capture_client *c);
 
-/* The capture bound to @cookie; with @take, also remove it and its flow entry (each capture is
- * compared once). Returns 0, -ENOENT if there is none, or another -errno. */
-int capture_lookup_cookie(struct capture_client *c, __u64 cookie, struct capture_rec *out,
-			  bool take);
+/* The ring buffer's size for @entries flow entries (CAPTURE_RING_MIN..MAX, a power of two). */
+__u32 capture_ring_bytes(__u32 entries);
+
+/* Read what the ring holds into the bound table (memory reads, no system call). Returns the
+ * number of records read, or -errno. */
+int capture_drain(struct capture_client *c);
+
+/* The ring's epoll fd: readable when records wait (for the consumer's event loop). */
+int capture_ring_fd(struct capture_client *c);
+
+/* The capture bound to socket @cookie as the ring delivered it, left in place (no system
+ * call). Returns 0 or -ENOENT. */
+int capture_peek_bound(struct capture_client *c, __u64 cookie, struct capture_rec *out);
+
+/*
+ * The capture bound to @cookie, taken: out of the bound table, and its flow entry out of
+ * syn_by_flow in one lookup-and-delete (so a later copy of the SYN starts a new capture). When
+ * that entry still holds the same SYN, *@out is the entry as it is now: its fate noted since the
+ * bind (a drop, an allocation) and any copies that came after it, which the judge must see.
+ * Returns 0, -ENOENT if nothing was bound to @cookie, or another -errno.
+ */
+int capture_take_bound(struct capture_client *c, __u64 cookie, struct capture_rec *out);
+
+/* By hand (syntwin-loader lookup, dump): the capture in syn_by_flow bound to @cookie, found by
+ * a walk of the map. Returns 0, -ENOENT, or another -errno. */
+int capture_find_cookie(struct capture_client *c, __u64 cookie, struct capture_rec *out);
+
+/* Bound records the ring delivered that nothing took (a second child of one SYN that was never
+ * accepted), counted and forgotten. */
+long capture_forget_bound(struct capture_client *c);
 
 /* The earlier copies of capture @r (the last of r->copies, flagged CAP_F_RECAPTURED), in
  * arrival order, removed from syn_copies: up to @max into @out. Returns how many were found
@@ -45,21 +75,23 @@ int capture_key_of(const struct capture_rec *r, struct capture_key *k);
 /* Counters summed over CPUs into @out[CNT_MAX]. Returns 0 or -errno. */
 int capture_counters(struct capture_client *c, __u64 *out);
 
-/* Visit every entry of syn_by_flow (captures never bound to a socket). @fn returning nonzero
- * stops. Returns the number visited or -errno. */
+/* Visit every entry still in syn_by_flow: captures no consumer took (never bound to a socket,
+ * or bound to one nothing took; rec->cookie says which). @fn returning nonzero stops. Returns
+ * the number visited or -errno. */
 int capture_each_unbound(struct capture_client *c,
 			 int (*fn)(const struct capture_key *, const struct capture_rec *, void *),
 			 void *arg);
 
 /*
- * Entries the LRU maps evicted so far: what went in (new flow keys, bindings) less what this
- * client took and what is still there. Exact when nothing is in flight and this client is the
- * only consumer; iterates both maps. Returns the count, or -errno.
+ * Records the witness lost so far: flow entries the LRU map evicted (what went in less what
+ * this client took and what is still there; exact when nothing is in flight and this client is
+ * the only consumer; iterates the map) and bound records the ring had no room for. Returns the
+ * count, or -errno.
  */
 long long capture_evictions(struct capture_client *c);
 
-/* Kernel memory charged to the two capture maps (fdinfo memlock; preallocated, so constant for
- * a run), or -1 if unreadable. */
+/* Kernel memory charged to syn_by_flow and the ring (fdinfo memlock; preallocated, so constant
+ * for a run), or -1 if unreadable. */
 long long capture_map_bytes(struct capture_client *c);
 
 /* The last BPF-side error of program kind @slot (0 tc, 1 sockops); line 0 means none. */

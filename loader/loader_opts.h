@@ -17,7 +17,7 @@ struct loader_opts {
 	int ndevs;
 	const char *cgroup;
 	const char *netns;	/* attach: network namespace of the devices (/run/netns/NAME) */
-	uint32_t entries;	/* max_entries of the two LRU capture maps */
+	uint32_t entries;	/* max_entries of the LRU flow map (and the ring's size) */
 	uint64_t cookie;	/* lookup */
 	bool json;
 	bool no_memory_follower; /* attach: leave out saved_syn_mem (bench: what it costs) */

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "capture_client.h"
 #include "saved_syn_mem.skel.h"
 
 #define MEM_MAX_SITES 8
@@ -140,7 +141,7 @@ int saved_syn_mem_attach_pinned(unsigned int entries)
 		return -1;
 	/* the shared maps are reused from their pins: the sizes must match */
 	if (bpf_map__set_max_entries(m->skel->maps.syn_by_flow, entries) ||
-	    bpf_map__set_max_entries(m->skel->maps.syn_by_cookie, entries)) {
+	    bpf_map__set_max_entries(m->skel->maps.syn_events, capture_ring_bytes(entries))) {
 		fprintf(stderr, "saved_syn_mem: failed to size maps\n");
 		goto out;
 	}

@@ -31,7 +31,7 @@ struct mem_counts {
  * follower with maps of its own. Returns it, or NULL with a message on stderr.
  */
 struct saved_syn_mem *saved_syn_mem_open(void);
-/* The same on the witness's maps pinned under CAPTURE_PIN_DIR (their LRU maps @entries long),
+/* The same on the witness's maps pinned under CAPTURE_PIN_DIR (the flow map @entries long),
  * its maps and links pinned there too, so it outlives the caller. Returns 0 or -1 (message
  * printed). */
 int saved_syn_mem_attach_pinned(unsigned int entries);

@@ -129,7 +129,7 @@ static int attach_drops(const struct loader_opts *o, const struct bpf_object_ope
 		return -1;
 	}
 	if (bpf_map__set_max_entries(d->maps.syn_by_flow, o->entries) ||
-	    bpf_map__set_max_entries(d->maps.syn_by_cookie, o->entries)) {
+	    bpf_map__set_max_entries(d->maps.syn_events, capture_ring_bytes(o->entries))) {
 		fprintf(stderr, "Failed to size maps\n");
 		goto out;
 	}
@@ -215,9 +215,9 @@ static int cmd_attach(const struct loader_opts *o)
 	}
 	/* Both objects declare the shared maps; sizes must match for the pin to be reused. */
 	if (bpf_map__set_max_entries(cap->maps.syn_by_flow, o->entries) ||
-	    bpf_map__set_max_entries(cap->maps.syn_by_cookie, o->entries) ||
+	    bpf_map__set_max_entries(cap->maps.syn_events, capture_ring_bytes(o->entries)) ||
 	    bpf_map__set_max_entries(sops->maps.syn_by_flow, o->entries) ||
-	    bpf_map__set_max_entries(sops->maps.syn_by_cookie, o->entries)) {
+	    bpf_map__set_max_entries(sops->maps.syn_events, capture_ring_bytes(o->entries))) {
 		fprintf(stderr, "Failed to size maps\n");
 		goto cleanup;
 	}
@@ -327,7 +327,7 @@ cleanup:
 /* Undo everything attach recorded; keep going past individual failures, report them. */
 static int cmd_detach(void)
 {
-	static const char *const pins[] = { "syn_by_flow", "syn_by_cookie", "syn_copies",
+	static const char *const pins[] = { "syn_by_flow", "syn_events", "syn_copies",
 					    "counters", "errors",
 					    "dev_info", "prog_syn_capture", "prog_syn_sockops",
 					    "link_syn_drops", SAVED_SYN_MEM_PINS };
@@ -428,32 +428,25 @@ static void print_rec(const struct capture_rec *r, bool json)
 	print_hex(r->data, r->cap_len <= CAPTURE_MAX ? r->cap_len : CAPTURE_MAX);
 }
 
-static int print_unbound(const struct capture_key *k, const struct capture_rec *r, void *arg)
+static int print_flow(const struct capture_key *k, const struct capture_rec *r, void *arg)
 {
 	bool json = *(bool *)arg;
 
-	printf(json ? "{\"bound\":false,\"seq\":%u," : "unbound seq %u ", k->seq);
+	if (r->cookie)
+		printf(json ? "{\"bound\":true,\"cookie\":%llu,\"seq\":%u," : "cookie %llu seq %u ",
+		       (unsigned long long)r->cookie, k->seq);
+	else
+		printf(json ? "{\"bound\":false,\"seq\":%u," : "unbound seq %u ", k->seq);
 	print_rec(r, json);
 	printf(json ? "}\n" : "\n");
 	return 0;
 }
 
+/* Every capture in syn_by_flow: bound to a socket (its cookie) or not yet. The records the
+ * ring buffer carries are the consumer's: dump leaves them there. */
 static int cmd_dump(struct capture_client *c, bool json)
 {
-	struct capture_rec rec;
-	__u64 key, next, *prev = NULL;
-
-	while (bpf_map_get_next_key(c->by_cookie_fd, prev, &next) == 0) {
-		key = next;
-		prev = &key;
-		if (capture_lookup_cookie(c, key, &rec, false))
-			continue;
-		printf(json ? "{\"bound\":true,\"cookie\":%llu," : "cookie %llu ",
-		       (unsigned long long)key);
-		print_rec(&rec, json);
-		printf(json ? "}\n" : "\n");
-	}
-	return capture_each_unbound(c, print_unbound, &json) < 0;
+	return capture_each_unbound(c, print_flow, &json) < 0;
 }
 
 static int cmd_stats(struct capture_client *c, bool json)
@@ -507,7 +500,7 @@ int main(int argc, char **argv)
 		rc = cmd_stats(&c, o.json);
 		break;
 	default:
-		rc = capture_lookup_cookie(&c, o.cookie, &rec, false);
+		rc = capture_find_cookie(&c, o.cookie, &rec);
 		if (rc) {
 			fprintf(stderr, "syntwin-loader: no capture for cookie %llu: %s\n",
 				(unsigned long long)o.cookie, strerror(-rc));
