@@ -49,54 +49,38 @@ ip netns exec server sh -c "echo $((4 * n + 4096)) > /proc/sys/net/ipv4/tcp_max_
 ip netns exec server sh -c "echo 1 > /proc/sys/net/ipv4/tcp_synack_retries"
 # Fast Open SYNs carry data without a cookie; the server takes it without one (TFO 0x202).
 ip netns exec server sh -c "echo 514 > /proc/sys/net/ipv4/tcp_fastopen"
-# The mix: default = 5% crafted SYNs on tun0 (every profile shape, plus the must-drop ones),
-# 2% fuzzed ones, 1% profile shapes as Ethernet frames on tap0, the rest from the socket-knob
-# client; sockets / plain = the client only;
-# crafted = profile shapes only; fuzz = fuzzed shapes only.
-case $mix in
-replay)
-	# every SYN of the capture the host put in the share; nothing else
-	n=$(syntwin-crafted --replay $out/replay.pcap --count) || exit 2
-	ncrafted=0 ;;
-crafted) ncrafted=$n ;;
-default) ncrafted=$((n / 20)) nfuzz=$((n / 50)) ntap=$((n / 100)) ;;
-fuzz) ncrafted=0 nfuzz=$n ;;
-*) ncrafted=0 ;;
-esac
-nfuzz=${nfuzz:-0} ntap=${ntap:-0}
-# Planned handshakes (gen/planned.c, on tun0): 16 whose first SYN-ACK is held back, so the SYN
-# is retransmitted into its request (they connect: counted in expect below), 24 abandoned ones
-# (8 reset, 8 left to expire, 8 whose listener closes while they are pending) and, where the
-# kernel saves SYN-ACKs, 16 active connections that get their SYN-ACK twice (counted in
-# expect_active), each group over both families and both modes.
-# A rerun makes them all again: none of them is identical, by design.
-nheld=0 nabandoned=0 ndup=0
-case $mix in default | crafted) nheld=16 nabandoned=24 ;; esac
-[ -z "$active" ] || [ $nheld = 0 ] || ndup=16
-nsockets=$((n - ncrafted - nfuzz - ntap))
-[ "$mix" != replay ] || nsockets=0
-ncookie=$((nsockets / 100))
-# What the server waits for: every connection, or in a rerun the selected ones.
-expect=$((n + nheld)) expect_active=$((nsockets + ndup))
-if [ "$rerun" = 1 ]; then
-	expect=0 expect_active=0
-	if [ "$mix" = replay ]; then
-		expect=$(syntwin-crafted --replay $out/replay.pcap $rr --count)
-	else
-		[ "$ncrafted" = 0 ] || expect=$(syntwin-crafted $rr --count)
-		[ "$nfuzz" = 0 ] || expect=$((expect + $(syntwin-crafted --fuzz $rr --count)))
-		[ "$ntap" = 0 ] || expect=$((expect + $(syntwin-crafted --tap $rr --count)))
-		if [ "$nsockets" -gt 0 ]; then
-			expect_active=$(syntwin-client $rr --count)
-			expect=$((expect + expect_active))
-		fi
-	fi
-	expect=$((expect + nheld)) expect_active=$((expect_active + ndup))
-	echo "rerun: $expect connection(s) that were not identical"
+# The plan (compare/plan.c, written to plan.json before anything runs): how many connections
+# each generator makes with which seed, and what the server waits for. The mix: default = 5%
+# crafted SYNs on tun0 (every profile shape, plus the must-drop ones), 2% fuzzed ones, 1%
+# profile shapes as Ethernet frames on tap0, the rest from the socket-knob client, 1% of it
+# with syncookies forced; plus the planned handshakes (gen/planned.c, on tun0): 16 whose first
+# SYN-ACK is held back, 24 abandoned, and where the kernel saves SYN-ACKs 16 active
+# connections that get their SYN-ACK twice. sockets / plain = the client only; crafted =
+# profile shapes only; fuzz = fuzzed shapes only; replay = every SYN of the capture.
+# A rerun makes again only what was not identical (each generator counts its selection).
+plan_args="--connections $n --seed $seed --mix $mix ${active:+--active}"
+# shellcheck disable=SC2086 # $rr: an option and a path without spaces
+if [ "$mix" = replay ]; then
+	c=$(syntwin-crafted --replay $out/replay.pcap $rr --count) || exit 2
+	plan_args="$plan_args --replay $c"
+elif [ "$rerun" = 1 ]; then
+	c1=$(syntwin-crafted $rr --count) && c2=$(syntwin-crafted --fuzz $rr --count) &&
+		c3=$(syntwin-crafted --tap $rr --count) && c4=$(syntwin-client $rr --count) || exit 2
+	plan_args="$plan_args --rerun $c1,$c2,$c3,$c4"
 fi
+# shellcheck disable=SC2086
+syntwin-plan --out "$out" $plan_args || exit 2
+eval "$(jq -r '.generators as $g | .seeds as $s |
+	"ncrafted=\($g.crafted) nfuzz=\($g.fuzz) ntap=\($g."crafted-tap") nsockets=\($g.sockets)",
+	"nheld=\($g."held-back") nabandoned=\($g.abandoned) ndup=\($g."dup-synack")",
+	"ncookie=\(.syncookie_tail) cookie_at=\(.syncookie_at) client_mix=\(.client_mix)",
+	"seed_planned=\($s.planned) seed_fuzz=\($s.fuzz) seed_tap=\($s."crafted-tap")",
+	"expect=\(.expect) expect_active=\(.expect_active)"' "$out/plan.json")" ||
+	{ echo "syntwin: plan.json could not be read" >&2; exit 2; }
+[ "$rerun" = 0 ] || echo "rerun: $expect connection(s) that were not identical"
 t_attached=$(up)
 rm -f /tmp/server-ready
-syntwin-server --out "$out" --connections "$expect" --active "$([ -n "$active" ] && echo "$expect_active" || echo 0)" \
+syntwin-server --out "$out" --connections "$expect" --active "$expect_active" \
 	--seed "$seed" --series-hash "$shash" --mix "$mix" --ready-file /tmp/server-ready \
 	--held-back "$nheld" --abandoned "$nabandoned" --dup-synack "$ndup" "$@" &
 spid=$!
@@ -119,22 +103,21 @@ elif [ "$mix" = replay ]; then
 else
 	[ $((nheld + nabandoned + ndup)) = 0 ] ||
 		syntwin-crafted --held-back "$nheld" --abandoned "$nabandoned" --dup-synack "$ndup" \
-			--seed "$((seed + 3))" || crc=$?
+			--seed "$seed_planned" || crc=$?
 	# shellcheck disable=SC2086
 	[ "$ncrafted" = 0 ] || syntwin-crafted --connections "$ncrafted" --seed "$seed" $rr || crc=$?
 	# shellcheck disable=SC2086
-	[ "$nfuzz" = 0 ] || syntwin-crafted --fuzz --connections "$nfuzz" --seed "$((seed + 7))" $rr || crc=$?
+	[ "$nfuzz" = 0 ] || syntwin-crafted --fuzz --connections "$nfuzz" --seed "$seed_fuzz" $rr || crc=$?
 	# shellcheck disable=SC2086
-	[ "$ntap" = 0 ] || syntwin-crafted --tap --dev tap0 --connections "$ntap" --seed "$((seed + 13))" $rr || crc=$?
+	[ "$ntap" = 0 ] || syntwin-crafted --tap --dev tap0 --connections "$ntap" --seed "$seed_tap" $rr || crc=$?
 fi
 if [ "$nsockets" -gt 0 ]; then
 	# The syncookie phase sits in the middle: the half after it runs while the listener still
 	# counts as recently flooded, where a kernel must save SYNs as usual.
-	echo "client: $nsockets connections, $ncookie of them from number $((nsockets / 2)) on with syncookies forced${active:+; active direction checked}"
+	echo "client: $nsockets connections, $ncookie of them from number $cookie_at on with syncookies forced${active:+; active direction checked}"
 	# shellcheck disable=SC2086
 	syntwin-client --connections "$nsockets" --seed "$seed" --syncookie-tail "$ncookie" \
-		--syncookie-at "$((nsockets / 2))" \
-		--mix "$([ "$mix" = plain ] && echo plain || echo default)" --parallel "$parallel" \
+		--syncookie-at "$cookie_at" --mix "$client_mix" --parallel "$parallel" \
 		$active $rr || crc=$?
 fi
 t_generated=$(up)
