@@ -89,6 +89,7 @@ struct stats {
 	uint64_t mem_settle_ms;		/* waited for the last requests to go */
 	uint64_t mem_leaks;		/* memory verdicts: outstanding at the end, freed twice */
 	uint64_t mem_double_unconfirmed; /* freed again from another function (judge_double()) */
+	uint64_t mem_double_confirmed;	/* freed twice in one function: a verdict each */
 	bool partial;
 };
 
@@ -1054,6 +1055,7 @@ static int judge_double(uint64_t addr, const struct mem_obj *o, void *arg)
 			second, (unsigned long long)u->st->mem.missed);
 		return 0;
 	}
+	u->st->mem_double_confirmed++;
 	snprintf(what, sizeof(what), "was freed twice in one function (%s, then %s)", first,
 		 second);
 	mem_verdict(o, what, u->rep, u->st);
@@ -1079,7 +1081,10 @@ static void summary_memory(struct json_out *j, const struct stats *st)
 	json_u64(j, "allocated", st->mem.allocs);
 	json_u64(j, "freed", st->mem.frees);
 	json_i64(j, "outstanding", st->mem.live);
-	json_u64(j, "double_frees", st->mem.double_frees);
+	/* the follower's second kfrees (events), then what the server made of each address: freed
+	 * twice in one function (a verdict), or again from another (a reuse it may have missed) */
+	json_u64(j, "second_kfrees_seen", st->mem.double_frees);
+	json_u64(j, "double_frees", st->mem_double_confirmed);
 	json_u64(j, "double_frees_unconfirmed", st->mem_double_unconfirmed);
 	json_u64(j, "missed_runs", st->mem.missed);
 	json_u64(j, "unattributed", st->mem.unattributed);
