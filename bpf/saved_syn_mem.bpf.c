@@ -72,6 +72,16 @@ static __always_inline bool saved_syn_site(unsigned long call_site)
 	return false;
 }
 
+/* Address @k was handed out again: it is no longer a freed saved copy. This runs on every
+ * allocation in the kernel, almost never for an address in mem_freed: a lookup (lock-free)
+ * first, so the delete (which takes the bucket's lock) runs only when there is something to
+ * delete. */
+static __always_inline void forget_freed(__u64 k)
+{
+	if (bpf_map_lookup_elem(&mem_freed, &k))
+		bpf_map_delete_elem(&mem_freed, &k);
+}
+
 /* Ties @o to the packet this CPU is processing, and marks that copy as saved. */
 static __always_inline bool attribute(struct mem_obj *o)
 {
@@ -106,7 +116,7 @@ int BPF_PROG(on_kmalloc, unsigned long call_site, const void *ptr, __u64 bytes_r
 	if (!ptr)
 		return 0;
 	/* the address is in use again: a later kfree of it is no double free */
-	bpf_map_delete_elem(&mem_freed, &k);
+	forget_freed(k);
 	if (!saved_syn_site(call_site))
 		return 0;
 	st = bpf_map_lookup_elem(&mem_stats, &zero);
@@ -129,7 +139,7 @@ int BPF_PROG(on_cache_alloc, unsigned long call_site, const void *ptr)
 	__u64 k = (__u64)ptr;
 
 	if (ptr)
-		bpf_map_delete_elem(&mem_freed, &k);
+		forget_freed(k);
 	return 0;
 }
 

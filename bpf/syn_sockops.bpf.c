@@ -48,8 +48,16 @@ int syn_sockops(struct bpf_sock_ops *skops)
 		l[1] = skops->local_ip6[1];
 		l[2] = skops->local_ip6[2];
 		l[3] = skops->local_ip6[3];
-		__builtin_memcpy(key.saddr, r, 16);
-		__builtin_memcpy(key.daddr, l, 16);
+		if (!r[0] && !r[1] && r[2] == bpf_htonl(0xffff)) {
+			/* an IPv4 peer on a dual-stack IPv6 socket (::ffff:a.b.c.d): the SYN
+			 * was IPv4, and so is its capture's key */
+			key.family = AF_INET;
+			__builtin_memcpy(key.saddr, &r[3], 4);
+			__builtin_memcpy(key.daddr, &l[3], 4);
+		} else {
+			__builtin_memcpy(key.saddr, r, 16);
+			__builtin_memcpy(key.daddr, l, 16);
+		}
 	} else {
 		return 1;
 	}

@@ -20,11 +20,13 @@ static int check_pass, check_fail;
 		}                                                               \
 	} while (0)
 
+/* Each side evaluated once: @actual may be a call with side effects (a connection made). */
 #define CHECK_EQ_INT(actual, expected)                                          \
-	CHECK((long long)(actual) == (long long)(expected),                     \
-	      "expected: %lld (0x%llx) vs actual: %lld (0x%llx)",               \
-	      (long long)(expected), (unsigned long long)(expected),            \
-	      (long long)(actual), (unsigned long long)(actual))
+	do {                                                                    \
+		long long a_ = (long long)(actual), e_ = (long long)(expected); \
+		CHECK(a_ == e_, "%s: expected: %lld (0x%llx) vs actual: %lld (0x%llx)", \
+		      #actual, e_, (unsigned long long)e_, a_, (unsigned long long)a_); \
+	} while (0)
 
 #define CHECK_STR_CONTAINS(hay, needle)                                         \
 	CHECK(strstr((hay), (needle)) != NULL, "'%s' does not contain '%s'", (hay), (needle))

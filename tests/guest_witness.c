@@ -13,6 +13,7 @@
 #include <linux/if_tun.h>
 #include <netinet/in.h>
 #include <netinet/ip6.h>
+#include <netinet/tcp.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
@@ -112,6 +113,24 @@ static int tun_syn(uint16_t dport)
 	return 0;
 }
 
+/* A TCP_SAVE_SYN 1 listener on [::], any port, taking IPv4 connections too (IPV6_V6ONLY 0,
+ * set before bind as it must be). Returns the fd or -1. */
+static int dual_stack_listener(void)
+{
+	struct sockaddr_in6 a = { .sin6_family = AF_INET6 };
+	int fd = socket(AF_INET6, SOCK_STREAM, 0), off = 0, save = 1;
+
+	if (fd < 0 || setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &off, sizeof(off)) ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_SAVE_SYN, &save, sizeof(save)) ||
+	    bind(fd, (struct sockaddr *)&a, sizeof(a)) || listen(fd, 8)) {
+		log_err("dual-stack listener");
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 static int find_tun(const struct capture_key *k, const struct capture_rec *r, void *arg)
 {
 	if (k->family == AF_INET && ntohs(k->sport) == 40000 && k->seq == 0x11223344) {
@@ -137,6 +156,7 @@ int main(int argc, char **argv)
 			l[f][m] = start_listener(f ? AF_INET6 : AF_INET, f ? SRV6 : SRV4, TOPO_PORT_BASE + m,
 						 m + 1, 128);
 	int ltun = start_listener(AF_INET, TOPO_TUN_SELF4, TOPO_CLOSE_PORT, 1, 8);
+	int ldual = dual_stack_listener();
 
 	if (enter_netns("client"))
 		return 1;
@@ -153,6 +173,12 @@ int main(int argc, char **argv)
 	uint8_t dst[8] = { 0, 0, 1, 4, 0, 0, 0, 0 };
 	CHECK_EQ_INT(one_conn(AF_INET6, l[1][0], 1, IPPROTO_IPV6, IPV6_DSTOPTS, dst, sizeof(dst)), 48);
 	total += 2;
+	/* An IPv4 connection accepted by a dual-stack IPv6 listener: the socket is AF_INET6 with
+	 * v4-mapped addresses, the SYN and its saved copy are IPv4, and the witness binds it. */
+	CHECK(ldual >= 0, "dual-stack listener");
+	if (ldual >= 0)
+		CHECK_EQ_INT(one_conn(AF_INET, ldual, 1, 0, 0, NULL, 0), 20);
+	total++;
 
 	if (self_ns < 0 || netns_set(self_ns, "server"))
 		return 1;

@@ -10,6 +10,19 @@ syntwin-loader attach --netns server --dev s0 --dev tun0 --cgroup /sys/fs/cgroup
 syntwin-loader attach --netns server --dev s0 --dev tun0 --cgroup /sys/fs/cgroup
 guest_witness ${WITNESS_ARGS:-} || fail=1
 syntwin-loader stats
+# By hand: a connection no consumer takes stays in the flow map, bound to its socket's cookie;
+# dump shows it (and only it: guest_witness took every other) and lookup finds it by that cookie.
+ip netns exec server nc -l -p 7999 -e true &
+sleep 1
+ip netns exec client nc -w 5 "$(syntwin-topology | sed -n 's/^TOPO_SERVER4=//p')" 7999 </dev/null || true
+wait
+dump=$(syntwin-loader dump --json)
+echo "$dump"
+cookie=$(printf '%s\n' "$dump" | jq -r 'select(.bound) | .cookie')
+[ "$(printf '%s\n' "$dump" | jq -s 'map(select(.bound)) | length')" = 1 ] && [ "$cookie" -gt 0 ] ||
+	{ echo "FAIL: dump shows no single bound capture"; fail=1; cookie=1; }
+[ "$(syntwin-loader lookup --cookie "$cookie" --json | jq -r '.cookie')" = "$cookie" ] ||
+	{ echo "FAIL: lookup --cookie $cookie"; fail=1; }
 syntwin-loader detach || fail=1
 left=$(ip netns exec server tc filter show dev s0 ingress; ip netns exec server tc filter show dev tun0 ingress;
 	ip netns exec server tc qdisc show dev s0 | grep clsact || true)
