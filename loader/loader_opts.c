@@ -10,6 +10,7 @@
 const char loader_usage[] =
 	"usage: syntwin-loader attach --dev IFNAME[@NETNS] [--dev ...] --cgroup PATH [--entries N]\n"
 	"                             [--netns NAME]   (NAME: the default netns of the devices)\n"
+	"                             [--ring-bytes B]   (the ring's size: a power of two, 4096..2^30)\n"
 	"                             [--no-memory-follower]   (no kmalloc/kfree programs)\n"
 	"       syntwin-loader detach\n"
 	"       syntwin-loader dump [--json]\n"
@@ -74,6 +75,14 @@ int loader_parse(int argc, char **argv, struct loader_opts *o, char *err, size_t
 			if (parse_u64_range(a, val, 16, 1u << 24, &v, err, errlen))
 				return -1;
 			o->entries = (uint32_t)v;
+		} else if (strcmp(a, "--ring-bytes") == 0 && o->cmd == CMD_ATTACH) {
+			if (parse_u64_range(a, val, 4096, 1u << 30, &v, err, errlen))
+				return -1;
+			if (v & (v - 1)) {
+				snprintf(err, errlen, "--ring-bytes: %s is not a power of two", val);
+				return -1;
+			}
+			o->ring_bytes = (uint32_t)v;
 		} else if (strcmp(a, "--cookie") == 0 && o->cmd == CMD_LOOKUP) {
 			if (parse_u64_range(a, val, 1, UINT64_MAX, &o->cookie, err, errlen))
 				return -1;

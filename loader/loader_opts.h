@@ -17,7 +17,8 @@ struct loader_opts {
 	int ndevs;
 	const char *cgroup;
 	const char *netns;	/* attach: network namespace of the devices (/run/netns/NAME) */
-	uint32_t entries;	/* max_entries of the LRU flow map (and the ring's size) */
+	uint32_t entries;	/* max_entries of the LRU flow map */
+	uint32_t ring_bytes;	/* the ring buffer's size; 0: from entries (capture_ring_bytes()) */
 	uint64_t cookie;	/* lookup */
 	bool json;
 	bool no_memory_follower; /* attach: leave out saved_syn_mem (bench: what it costs) */

@@ -132,7 +132,7 @@ struct saved_syn_mem *saved_syn_mem_open(void)
 	return m;
 }
 
-int saved_syn_mem_attach_pinned(unsigned int entries)
+int saved_syn_mem_attach_pinned(unsigned int entries, unsigned int ring_bytes)
 {
 	struct saved_syn_mem *m = open_skel(CAPTURE_PIN_DIR);
 	int err = -1;
@@ -141,7 +141,7 @@ int saved_syn_mem_attach_pinned(unsigned int entries)
 		return -1;
 	/* the shared maps are reused from their pins: the sizes must match */
 	if (bpf_map__set_max_entries(m->skel->maps.syn_by_flow, entries) ||
-	    bpf_map__set_max_entries(m->skel->maps.syn_events, capture_ring_bytes(entries))) {
+	    bpf_map__set_max_entries(m->skel->maps.syn_events, ring_bytes)) {
 		fprintf(stderr, "saved_syn_mem: failed to size maps\n");
 		goto out;
 	}

@@ -34,7 +34,7 @@ struct saved_syn_mem *saved_syn_mem_open(void);
 /* The same on the witness's maps pinned under CAPTURE_PIN_DIR (the flow map @entries long),
  * its maps and links pinned there too, so it outlives the caller. Returns 0 or -1 (message
  * printed). */
-int saved_syn_mem_attach_pinned(unsigned int entries);
+int saved_syn_mem_attach_pinned(unsigned int entries, unsigned int ring_bytes);
 /* The pinned follower's maps, for reading. NULL with a message if it is not attached. */
 struct saved_syn_mem *saved_syn_mem_open_pinned(void);
 

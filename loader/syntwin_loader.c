@@ -89,6 +89,12 @@ static int dev_mac_len(const char *dev, __u32 *mac_len)
 	}
 }
 
+/* The ring buffer's size: --ring-bytes, else what --entries calls for. */
+static __u32 ring_bytes(const struct loader_opts *o)
+{
+	return o->ring_bytes ? o->ring_bytes : capture_ring_bytes(o->entries);
+}
+
 /* Enter /run/netns/@name for the network only: the mount namespace, and with it bpffs and the
  * pins, stays (unlike `ip netns exec`, which remounts /sys). */
 static int enter_net(const char *name)
@@ -129,7 +135,7 @@ static int attach_drops(const struct loader_opts *o, const struct bpf_object_ope
 		return -1;
 	}
 	if (bpf_map__set_max_entries(d->maps.syn_by_flow, o->entries) ||
-	    bpf_map__set_max_entries(d->maps.syn_events, capture_ring_bytes(o->entries))) {
+	    bpf_map__set_max_entries(d->maps.syn_events, ring_bytes(o))) {
 		fprintf(stderr, "Failed to size maps\n");
 		goto out;
 	}
@@ -215,9 +221,9 @@ static int cmd_attach(const struct loader_opts *o)
 	}
 	/* Both objects declare the shared maps; sizes must match for the pin to be reused. */
 	if (bpf_map__set_max_entries(cap->maps.syn_by_flow, o->entries) ||
-	    bpf_map__set_max_entries(cap->maps.syn_events, capture_ring_bytes(o->entries)) ||
+	    bpf_map__set_max_entries(cap->maps.syn_events, ring_bytes(o)) ||
 	    bpf_map__set_max_entries(sops->maps.syn_by_flow, o->entries) ||
-	    bpf_map__set_max_entries(sops->maps.syn_events, capture_ring_bytes(o->entries))) {
+	    bpf_map__set_max_entries(sops->maps.syn_events, ring_bytes(o))) {
 		fprintf(stderr, "Failed to size maps\n");
 		goto cleanup;
 	}
@@ -302,12 +308,12 @@ static int cmd_attach(const struct loader_opts *o)
 	}
 	err = attach_drops(o, &open_opts);
 	if (!err && !o->no_memory_follower)
-		err = saved_syn_mem_attach_pinned(o->entries);
+		err = saved_syn_mem_attach_pinned(o->entries, ring_bytes(o));
 	if (err)
 		goto cleanup;
 	printf("attached: tc ingress and egress on %d device(s), sockops on %s, kfree_skb, %s"
-	       "%u entries per map\n", o->ndevs, o->cgroup,
-	       o->no_memory_follower ? "" : "kmalloc/kfree, ", o->entries);
+	       "%u flow entries, a %u-byte ring\n", o->ndevs, o->cgroup,
+	       o->no_memory_follower ? "" : "kmalloc/kfree, ", o->entries, ring_bytes(o));
 	err = 0;
 cleanup:
 	if (state)

@@ -39,7 +39,7 @@ kept_and_partial() {
 
 case $1 in
 evict)
-	# 16 entries per map and 16 clients at once: the LRU maps overflow (one client at a time
+	# 16 flow entries and 16 clients at once: the LRU flow map overflows (one client at a time
 	# never holds more than a few records in them).
 	run 1 --connections 1000 --entries 16 --parallel 16 --mix plain
 	check [ "$(field partial)" = true ]

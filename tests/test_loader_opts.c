@@ -29,6 +29,10 @@ int main(void)
 	CHECK_EQ_INT(o.entries, 1024);
 	CHECK(strcmp(o.netns, "server") == 0, "netns %s", o.netns);
 	CHECK(!o.no_memory_follower, "memory follower off by default");
+	CHECK_EQ_INT(o.ring_bytes, 0); /* sized from --entries */
+	CHECK_EQ_INT(parse(&o, err, (const char *[]){ "attach", "--dev", "s0", "--cgroup", "/c",
+				 "--ring-bytes", "4096", NULL }), 0);
+	CHECK_EQ_INT(o.ring_bytes, 4096);
 	CHECK_EQ_INT(parse(&o, err, (const char *[]){ "attach", "--dev", "s0", "--no-memory-follower",
 				 "--cgroup", "/c", NULL }), 0);
 	CHECK(o.no_memory_follower && o.ndevs == 1 && strcmp(o.cgroup, "/c") == 0,
@@ -55,6 +59,9 @@ int main(void)
 		{ { "attach", "--dev", "s0", "--cgroup", "/c", "--entries", "8" }, "--entries: 8 is out of range" },
 		{ { "attach", "--dev", "s0", "--cgroup", "/c", "--entries", "lots" }, "--entries: 'lots' is not" },
 		{ { "attach", "--dev", "s0", "--cgroup", "/c", "--entries", "" }, "--entries: missing value" },
+		{ { "attach", "--dev", "s0", "--cgroup", "/c", "--ring-bytes", "2048" }, "--ring-bytes: 2048 is out of range" },
+		{ { "attach", "--dev", "s0", "--cgroup", "/c", "--ring-bytes", "12288" }, "--ring-bytes: 12288 is not a power of two" },
+		{ { "stats", "--ring-bytes", "4096" }, "stats: unknown option '--ring-bytes'" },
 		{ { "lookup" }, "lookup: needs --cookie" },
 		{ { "lookup", "--cookie", "0" }, "--cookie: 0 is out of range" },
 		{ { "lookup", "--cookie", "-3" }, "--cookie: '-3' is not" },
