@@ -79,6 +79,9 @@ struct stats {
 	uint64_t test_corrupted;	/* records --test-corrupt-covered made wrong */
 	uint64_t corrupt_seen;		/* records with both copies (--test-corrupt counts them) */
 	uint64_t late_captures;		/* captures of connections judged bpf-missing */
+	int64_t unclaimed_bindings;	/* bound records the ring delivered that no socket took
+					 * (a second child of one SYN, never accepted); -1 until
+					 * the end */
 	uint64_t bad_labels;		/* GEN messages that named no valid flow, or no memory */
 	int64_t cookies_base, tcpext_base[4];
 	const char *cookie_counter; /* the TcpExt counter that cross-checks syncookie proofs */
@@ -1201,6 +1204,10 @@ static void summary_counts(struct json_out *j, const struct opts *o, const struc
 	json_u64(j, "duplicate_children", st->duplicate_children);
 	json_u64(j, "test_corrupted", st->test_corrupted);
 	json_u64(j, "late_captures", st->late_captures);
+	if (st->unclaimed_bindings >= 0)
+		json_i64(j, "unclaimed_bindings", st->unclaimed_bindings);
+	else
+		json_null(j, "unclaimed_bindings");
 	json_u64(j, "bad_labels", st->bad_labels);
 	json_u64(j, "distinct_syn_shapes", st->shapes);
 	json_u64(j, "identical", st->verdict[V_IDENTICAL]);
@@ -1409,6 +1416,7 @@ static int finish_run(const struct opts *o, struct capture_client *cc, struct re
 	capture_each_unbound(cc, judge_left, &(struct judge_ctx){ cc, rep, st });
 	judge_leaks(&(struct judge_ctx){ cc, rep, st });
 	st->evictions = capture_evictions(cc);
+	st->unclaimed_bindings = capture_forget_bound(cc);
 	if (st->evictions > 0 || st->lost)
 		fprintf(stderr, "syntwin-server: the witness (a flow map of %u entries, a ring of %u "
 			"bytes) evicted %lld record(s); %llu connection(s) have no capture: results are "
@@ -1506,6 +1514,7 @@ int main(int argc, char **argv)
 	/* Start-of-run memory (soak runs compare it with the end), then a summary marked partial at
 	 * once: whatever ends this process from here on leaves one on disk. */
 	st.evictions = -1;
+	st.unclaimed_bindings = -1;
 	st.slab_start = slab_bytes("");
 	st.syn_slab_start = saved_syn_slab();
 	st.slab_end = st.syn_slab_end = -1;

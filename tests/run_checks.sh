@@ -106,6 +106,7 @@ clean)
 	check [ "$(sj .bpf_counters.active_bound)" = "$expect_active" ]
 	check [ "$(sj .bpf_counters.active_bind_miss)" = 0 ]
 	check [ "$(sj .bpf_counters.ring_drops)" = 0 ]
+	check [ "$(sj .unclaimed_bindings)" = 0 ]
 	check [ "$(sj .unbound_captures)" = 0 ]
 	check [ "$(sj .waiting_captures)" = 0 ]
 	check [ "$(sj .active_connections)" = "$expect_active" ]
