@@ -21,10 +21,12 @@ since() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 t_start=$(up)
 n=$1 seed=$2 shash=$3 entries=$4 mix=$5 parallel=$6 rerun=$7
 shift 7
+splat=
 if [ "${1:-}" = --test-fault ]; then
 	case $2 in
 	panic | kill-server) set -- "$@" --test-fault-after 1500 ;;
-	*) echo "syntwin: --test-fault '$2' is not panic or kill-server" >&2; exit 2 ;;
+	splat) splat=1; shift 2 ;; # the guest kernel logs a WARN once the run is done
+	*) echo "syntwin: --test-fault '$2' is not panic, kill-server or splat" >&2; exit 2 ;;
 	esac
 fi
 rr=
@@ -128,4 +130,7 @@ printf '{"boot_s": %s, "topology_attach_s": %s, "connections_s": %s, "collect_re
 	"$t_start" "$(since "$t_start" "$t_attached")" "$(since "$t_attached" "$t_generated")" \
 	"$(since "$t_generated" "$t_end")" "$t_end" >"$out/timing.json" || true
 [ $crc = 0 ] || { echo "syntwin: the client reported failed connections" >&2; [ $src != 0 ] || src=1; }
+# TEST ONLY (--test-fault splat): a line in the kernel's log as WARN() writes it; the runner's
+# scan of that log (vm/splat.c) must fail the otherwise clean run
+[ -z "$splat" ] || echo "WARNING: CPU: 0 PID: 1 at syntwin-test: a test-only splat (--test-fault splat)" >/dev/kmsg
 exit $src

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest fault tests through `syntwin run`: each fault ends the run nonzero, says what happened,
 # and leaves the results so far on disk with a summary marked partial that counts them.
-# usage: faults.sh evict|kill-server|panic|timeout
+# usage: faults.sh evict|kill-server|panic|timeout|splat
 set -u
 . "$(dirname "$0")/lib.sh"
 field() { jq -r --arg f "$1" '.[$f]' "$tmp/out/summary.json"; }
@@ -38,6 +38,16 @@ kept_and_partial() {
 }
 
 case $1 in
+splat)
+	# a clean run whose guest kernel logs a WARN: red, the splat named, the results complete
+	run 1 --connections 300 --mix plain --test-fault splat
+	check grep -q "kernel splat (WARNING): WARNING: CPU: 0 PID: 1 at syntwin-test" "$tmp/log"
+	check grep -q "console log kept: " "$tmp/log"
+	check [ -s "$(sed -n 's/.*console log kept: //p' "$tmp/log")" ]
+	check [ "$(field partial)" = false ]
+	check [ "$(field unexplained)" = 0 ]
+	check [ "$(field connections)" = 300 ]
+	;;
 evict)
 	# 16 flow entries and 16 clients at once: the LRU flow map overflows (one client at a time
 	# never holds more than a few records in them).
@@ -74,7 +84,7 @@ timeout)
 	check [ "$took" -le 60 ]
 	kept_and_partial checkpoint
 	;;
-*) echo "usage: faults.sh evict|kill-server|panic|timeout" >&2; exit 2 ;;
+*) echo "usage: faults.sh evict|kill-server|panic|timeout|splat" >&2; exit 2 ;;
 esac
 [ $fail = 0 ] && echo "faults $1: all checks passed"
 exit $fail

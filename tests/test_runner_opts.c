@@ -2,6 +2,7 @@
 /* Host unit test: syntwin-vm's command line, good values and every kind of bad one. */
 #include "check.h"
 #include "runner_opts.h"
+#include "splat.h"
 
 static int parse(struct runner_opts *o, char *err, const char *const *args)
 {
@@ -17,6 +18,45 @@ static int parse(struct runner_opts *o, char *err, const char *const *args)
 }
 
 #define BASE "--kernel", "bz", "--initrd", "rd"
+
+/* The kernel's bug reports as it prints them (with and without a printk timestamp), and lines
+ * that only look alike: a userspace message, a WARNING without the CPU, a word in a sentence. */
+static void test_splats(void)
+{
+	static const struct {
+		const char *line, *kind;
+	} cases[] = {
+		{ "WARNING: CPU: 1 PID: 123 at net/ipv4/tcp_input.c:6890 tcp_conn_request+0x4a/0x9c0", "WARNING" },
+		{ "[   12.345678] WARNING: CPU: 0 PID: 1 at kernel/fork.c:1 x+0x1/0x2", "WARNING" },
+		{ "BUG: KASAN: slab-out-of-bounds in tcp_conn_request+0x123/0x456", "BUG" },
+		{ "BUG: sleeping function called from invalid context at mm/slab.h:1", "BUG" },
+		{ "kernel BUG at net/ipv4/tcp.c:4242!", "BUG" },
+		{ "Oops: 0000 [#1] SMP", "Oops" },
+		{ "general protection fault, probably for non-canonical address 0xb405: 0000 [#1] SMP", "Oops" },
+		{ "Kernel panic - not syncing: Fatal exception in interrupt", "panic" },
+		{ "UBSAN: shift-out-of-bounds in net/ipv4/tcp_input.c:1:2", "UBSAN" },
+		{ "WARNING: possible circular locking dependency detected", "lockdep" },
+		{ "WARNING: inconsistent lock state", "lockdep" },
+		{ "unreferenced object 0xffff888003a1c000 (size 96):", "kmemleak" },
+		{ "rcu: INFO: rcu_sched self-detected stall on CPU", "RCU stall" },
+		{ "INFO: task syntwin-server:99 blocked for more than 120 seconds.", "hung task" },
+		{ "watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [x:1]", "soft lockup" },
+		{ "syntwin: WARNING: CPU: this is userspace saying so", NULL },
+		{ "WARNING: something a program printed", NULL },
+		{ "the BUG: word in a sentence", NULL },
+		{ "[    1.000000] tcp_bpf: BUG in nothing", NULL },
+		{ "[ unterminated timestamp WARNING: CPU: 1", NULL },
+		{ "", NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *k = splat_kind(cases[i].line);
+
+		CHECK(k == cases[i].kind || (k && cases[i].kind && !strcmp(k, cases[i].kind)),
+		      "'%s': %s, want %s", cases[i].line, k ? k : "none",
+		      cases[i].kind ? cases[i].kind : "none");
+	}
+}
 
 int main(void)
 {
@@ -57,5 +97,6 @@ int main(void)
 		CHECK_EQ_INT(parse(&o, err, bad[i].args), -1);
 		CHECK_STR_CONTAINS(err, bad[i].msg);
 	}
+	test_splats();
 	return check_report("runner_opts");
 }

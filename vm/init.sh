@@ -41,4 +41,9 @@ rc=0
 sh /mnt/ctl/cmd </dev/null || rc=$?
 echo "$rc" >/mnt/ctl/status
 sync
+# The kernel's own log, for the runner to scan for splats (vm/splat.c): a WARN or a KASAN
+# report fails the run whatever the command said.
+echo SYNTWIN-KLOG-BEGIN
+dmesg || echo "SYNTWIN-KLOG-UNREADABLE"
+echo SYNTWIN-KLOG-END
 echo "SYNTWIN-EXIT $rc"

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "runner_opts.h"
+#include "splat.h"
 
 /* Exit statuses of our own, outside what the guest command returns through us. */
 enum { EXIT_USAGE = 2, EXIT_TIMEOUT = 124, EXIT_GUEST_FAILED = 125 };
@@ -187,7 +188,34 @@ struct console {
 	bool ready, panicked, exit_seen, fatal, verbose;
 	bool kernel_spoke;	/* the guest kernel printed a line: QEMU did start it */
 	int exit_marker;
+	int klog;		/* 0 before the kernel log section, 1 in it, 2 after it */
+	bool klog_unreadable;
+	const char *splat_kind;	/* the first splat in the kernel log (splat.h), or NULL */
+	char splat[LINE_MAX_LEN];
 };
+
+/* A line of the kernel log section: scanned, kept in the log file only. Returns true if @l
+ * belonged to the section (or marked it). */
+static bool klog_line(struct console *c, const char *l)
+{
+	const char *kind;
+
+	if (!strcmp(l, "SYNTWIN-KLOG-BEGIN") && c->klog == 0) {
+		c->klog = 1;
+		return true;
+	}
+	if (c->klog != 1)
+		return false;
+	if (!strcmp(l, "SYNTWIN-KLOG-END"))
+		c->klog = 2;
+	else if (!strcmp(l, "SYNTWIN-KLOG-UNREADABLE"))
+		c->klog_unreadable = true;
+	else if (!c->splat_kind && (kind = splat_kind(l))) {
+		c->splat_kind = kind;
+		snprintf(c->splat, sizeof(c->splat), "%s", l);
+	}
+	return true;
+}
 
 static void console_line(struct console *c)
 {
@@ -195,6 +223,8 @@ static void console_line(struct console *c)
 
 	l[c->len] = '\0';
 	c->len = 0;
+	if (klog_line(c, l))
+		return;
 	snprintf(c->tail[c->tail_next], LINE_MAX_LEN, "%s", l);
 	c->tail_next = (c->tail_next + 1) % TAIL_LINES;
 	if (c->tail_count < TAIL_LINES)
@@ -291,6 +321,96 @@ static void stop_qemu(pid_t pid)
 	waitpid(pid, NULL, 0);
 }
 
+/* Reads QEMU's output into the console until the guest reports its exit (and 5 s more for it
+ * to reboot), QEMU ends, or @deadline passes. Returns true if the guest timed out. */
+static bool pump_console(struct console *con, int fd, double deadline)
+{
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		double left = deadline - now_s();
+		char buf[8192];
+		ssize_t n;
+		int rc;
+
+		if (interrupted)
+			return false;
+		/* The status is reported: give the guest a moment to reboot, then stop QEMU ourselves. */
+		if (con->exit_seen && left > 5)
+			deadline = now_s() + 5, left = 5;
+		if (left <= 0)
+			return !con->exit_seen;
+		rc = poll(&p, 1, (int)(left * 1000) + 1);
+		if (rc <= 0)
+			continue;
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		console_feed(con, buf, n);
+	}
+}
+
+/* The run's exit status from what the guest reported, or why it reported nothing. */
+static int guest_status(struct console *con, const struct runner_opts *o, const char *ctl,
+			int status, bool timed_out)
+{
+	int rc = -1;
+
+	if (interrupted) {
+		fprintf(stderr, "syntwin-vm: interrupted; guest stopped\n");
+		return 128 + interrupted;
+	}
+	if (timed_out) {
+		fprintf(stderr, "syntwin-vm: error: guest timed out after %d s (--timeout)\n",
+			o->timeout_s);
+		console_tail(con, o->log);
+		return EXIT_TIMEOUT;
+	}
+	if (read_status(ctl, &rc) == 0 || (con->exit_seen && (rc = con->exit_marker, 1))) {
+		if (rc == 127)
+			fprintf(stderr, "syntwin-vm: guest command '%s' not found or not executable\n",
+				o->cmd[0]);
+		return rc;
+	}
+	if (!con->kernel_spoke && WIFEXITED(status) && WEXITSTATUS(status)) {
+		/* QEMU itself failed before the guest kernel printed anything: nothing was tested. */
+		fprintf(stderr, "syntwin-vm: error: QEMU failed to start the guest (status %d)\n",
+			WEXITSTATUS(status));
+		console_tail(con, o->log);
+		return EXIT_USAGE;
+	}
+	if (con->panicked)
+		fprintf(stderr, "syntwin-vm: error: guest kernel panic\n");
+	else if (!con->ready)
+		fprintf(stderr, "syntwin-vm: error: guest never reached userspace%s\n",
+			WIFEXITED(status) && WEXITSTATUS(status) ? " (QEMU failed)" : "");
+	else
+		fprintf(stderr, "syntwin-vm: error: guest stopped without reporting a status\n");
+	console_tail(con, o->log);
+	return EXIT_GUEST_FAILED;
+}
+
+/*
+ * A command that ended in a guest whose kernel reported a bug (a splat in its log) fails: exit
+ * 1 where the command said 0, the splat named, the console log kept. So does one whose kernel
+ * log could not be read, where nothing else failed.
+ */
+static int splat_status(const struct console *con, const struct runner_opts *o, int rc)
+{
+	if (con->splat_kind) {
+		fprintf(stderr, "syntwin-vm: error: kernel splat (%s): %s\n"
+			"syntwin-vm: console log kept: %s\n", con->splat_kind, con->splat, o->log);
+		return rc == 0 ? 1 : rc;
+	}
+	if (rc == 0 && con->exit_seen && (con->klog != 2 || con->klog_unreadable)) {
+		fprintf(stderr, "syntwin-vm: error: the guest kernel's log was not read, so no splat "
+			"can be ruled out (console log: %s)\n", o->log);
+		return 1;
+	}
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	struct runner_opts o;
@@ -299,7 +419,7 @@ int main(int argc, char **argv)
 	char ctl[] = "/tmp/syntwin-vm.XXXXXX", mounts[64] = "";
 	char *script, errbuf[256];
 	int pfd[2], status = 0, rc;
-	double deadline, start = now_s();
+	double start = now_s();
 	bool timed_out = false;
 	pid_t pid;
 
@@ -365,34 +485,7 @@ int main(int argc, char **argv)
 	}
 	close(pfd[1]);
 
-	deadline = start + o.timeout_s;
-	for (;;) {
-		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
-		double left = deadline - now_s();
-		char buf[8192];
-		ssize_t n;
-
-		if (interrupted)
-			break;
-		/* The status is reported: give the guest a moment to reboot, then stop QEMU ourselves. */
-		if (con->exit_seen && left > 5)
-			deadline = now_s() + 5, left = 5;
-		if (left <= 0) {
-			timed_out = !con->exit_seen;
-			break;
-		}
-		rc = poll(&p, 1, (int)(left * 1000) + 1);
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc <= 0)
-			continue;
-		n = read(pfd[0], buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		console_feed(con, buf, n);
-	}
+	timed_out = pump_console(con, pfd[0], start + o.timeout_s);
 	if (con->len)
 		console_line(con);
 	if (timed_out || interrupted || con->exit_seen)
@@ -400,36 +493,8 @@ int main(int argc, char **argv)
 	else
 		waitpid(pid, &status, 0);
 	fclose(con->log);
-
-	rc = -1;
-	if (interrupted) {
-		fprintf(stderr, "syntwin-vm: interrupted; guest stopped\n");
-		rc = 128 + interrupted;
-	} else if (timed_out) {
-		fprintf(stderr, "syntwin-vm: error: guest timed out after %d s (--timeout)\n", o.timeout_s);
-		console_tail(con, o.log);
-		rc = EXIT_TIMEOUT;
-	} else if (read_status(ctl, &rc) == 0 || (con->exit_seen && (rc = con->exit_marker, 1))) {
-		if (rc == 127)
-			fprintf(stderr, "syntwin-vm: guest command '%s' not found or not executable\n",
-				o.cmd[0]);
-	} else if (!con->kernel_spoke && WIFEXITED(status) && WEXITSTATUS(status)) {
-		/* QEMU itself failed before the guest kernel printed anything: nothing was tested. */
-		fprintf(stderr, "syntwin-vm: error: QEMU failed to start the guest (status %d)\n",
-			WEXITSTATUS(status));
-		console_tail(con, o.log);
-		rc = EXIT_USAGE;
-	} else {
-		if (con->panicked)
-			fprintf(stderr, "syntwin-vm: error: guest kernel panic\n");
-		else if (!con->ready)
-			fprintf(stderr, "syntwin-vm: error: guest never reached userspace%s\n",
-				WIFEXITED(status) && WEXITSTATUS(status) ? " (QEMU failed)" : "");
-		else
-			fprintf(stderr, "syntwin-vm: error: guest stopped without reporting a status\n");
-		console_tail(con, o.log);
-		rc = EXIT_GUEST_FAILED;
-	}
+	rc = guest_status(con, &o, ctl, status, timed_out);
+	rc = splat_status(con, &o, rc);
 	if (o.verbose)
 		fprintf(stderr, "syntwin-vm: %.1f s, exit %d\n", now_s() - start, rc);
 	remove_ctl(ctl);
