@@ -4,64 +4,76 @@
 # persistent tun "tun0" and tap "tap0" in the server netns for crafted SYNs. Every address,
 # index and VLAN id comes from common/topology.h (syntwin-topology prints it). The guest has no
 # NIC, so none of these addresses can reach any real network.
+# Each namespace is set up by one `ip -batch` (one process, not forty: under TCG each exec of
+# ip costs about a tenth of a second).
 # usage: topology.sh up|down
 set -eu
 topo=$(syntwin-topology) || { echo "topology.sh: syntwin-topology failed" >&2; exit 2; }
 eval "$topo"
 p4=$TOPO_PREFIX4 p6=$TOPO_PREFIX6
-case ${1:-up} in
-up)
-	ip netns add client
-	ip netns add server
-	ip link add c0 index "$TOPO_IFINDEX_C0" netns client type veth peer name s0 \
-		index "$TOPO_IFINDEX_S0" netns server
-	ip -n client addr add "$TOPO_CLIENT4/$p4" dev c0
-	ip -n server addr add "$TOPO_SERVER4/$p4" dev s0
-	ip -n client addr add "$TOPO_CLIENT6/$p6" dev c0 nodad
+outer=$TOPO_QINQ_OUTER_VID inner=$TOPO_QINQ_INNER_VID single=$TOPO_VLAN_VID
+
+# VLANs over one end of the veth pair (@1 c or s): QinQ (802.1ad outer, 802.1Q inside) and a
+# single 802.1Q. At tc ingress the outer (or only) tag is already skb metadata; QinQ's inner
+# tag is still in the bytes, and the kernel strips it before TCP saves the MAC header.
+vlans() { # side qinq4 qinq6 vlan4 vlan6
+	d=$1 q=${1}0.$outer.$inner v=${1}0.$single
+	echo "link add link ${d}0 name ${d}0.$outer type vlan proto 802.1ad id $outer"
+	echo "link add link ${d}0.$outer name $q type vlan id $inner"
+	echo "link add link ${d}0 name $v type vlan id $single"
+	echo "addr add $2/$p4 dev $q"
+	echo "addr add $3/$p6 dev $q nodad"
+	echo "addr add $4/$p4 dev $v"
+	echo "addr add $5/$p6 dev $v nodad"
+	for l in ${d}0.$outer $q $v; do
+		echo "link set $l up"
+	done
+}
+
+client_cmds() {
+	echo "addr add $TOPO_CLIENT4/$p4 dev c0"
+	echo "addr add $TOPO_CLIENT6/$p6 dev c0 nodad"
 	# the client's TCP-MD5 source addresses (the server holds a key for these peers only);
 	# deprecated, so source address selection never picks them for other connections
-	ip -n client addr add "$TOPO_MD5_CLIENT4/$p4" dev c0
-	ip -n client addr add "$TOPO_MD5_CLIENT6/$p6" dev c0 nodad preferred_lft 0
-	ip -n server addr add "$TOPO_SERVER6/$p6" dev s0 nodad
-	for ns in client server; do
-		ip -n $ns link set lo up
-	done
-	ip -n client link set c0 up
-	ip -n server link set s0 up
-	# VLANs over the veth pair: QinQ (802.1ad outer, 802.1Q inside) and a single 802.1Q.
-	# At tc ingress the outer (or only) tag is already skb metadata; QinQ's inner tag is
-	# still in the bytes, and the kernel strips it before TCP saves the MAC header.
-	outer=$TOPO_QINQ_OUTER_VID inner=$TOPO_QINQ_INNER_VID single=$TOPO_VLAN_VID
-	for side in c s; do
-		if [ $side = c ]; then
-			ns=client q4=$TOPO_QINQ_CLIENT4 q6=$TOPO_QINQ_CLIENT6
-			v4=$TOPO_VLAN_CLIENT4 v6=$TOPO_VLAN_CLIENT6
-		else
-			ns=server q4=$TOPO_QINQ_SERVER4 q6=$TOPO_QINQ_SERVER6
-			v4=$TOPO_VLAN_SERVER4 v6=$TOPO_VLAN_SERVER6
-		fi
-		ip -n $ns link add link ${side}0 name ${side}0.$outer type vlan proto 802.1ad id "$outer"
-		ip -n $ns link add link ${side}0.$outer name ${side}0.$outer.$inner type vlan id "$inner"
-		ip -n $ns link add link ${side}0 name ${side}0.$single type vlan id "$single"
-		ip -n $ns addr add "$q4/$p4" dev ${side}0.$outer.$inner
-		ip -n $ns addr add "$q6/$p6" dev ${side}0.$outer.$inner nodad
-		ip -n $ns addr add "$v4/$p4" dev ${side}0.$single
-		ip -n $ns addr add "$v6/$p6" dev ${side}0.$single nodad
-		for d in ${side}0.$outer ${side}0.$outer.$inner ${side}0.$single; do
-			ip -n $ns link set "$d" up
-		done
-	done
-	ip -n server tuntap add dev tun0 mode tun
+	echo "addr add $TOPO_MD5_CLIENT4/$p4 dev c0"
+	echo "addr add $TOPO_MD5_CLIENT6/$p6 dev c0 nodad preferred_lft 0"
+	echo "link set lo up"
+	echo "link set c0 up"
+	vlans c "$TOPO_QINQ_CLIENT4" "$TOPO_QINQ_CLIENT6" "$TOPO_VLAN_CLIENT4" "$TOPO_VLAN_CLIENT6"
+}
+
+server_cmds() {
+	echo "addr add $TOPO_SERVER4/$p4 dev s0"
+	echo "addr add $TOPO_SERVER6/$p6 dev s0 nodad"
+	echo "link set lo up"
+	echo "link set s0 up"
+	vlans s "$TOPO_QINQ_SERVER4" "$TOPO_QINQ_SERVER6" "$TOPO_VLAN_SERVER4" "$TOPO_VLAN_SERVER6"
+	echo "tuntap add dev tun0 mode tun"
 	# tap0: the crafted peer's Ethernet variant; the peer's MAC is a permanent neighbour
-	ip -n server tuntap add dev tap0 mode tap
-	ip -n server addr add "$TOPO_TAP_SELF4/$p4" dev tap0
-	ip -n server addr add "$TOPO_TAP_SELF6/$p6" dev tap0 nodad
-	ip -n server link set tap0 up
-	ip -n server neigh add "$TOPO_TAP_PEER4" lladdr "$TOPO_TAP_PEER_MAC" dev tap0 nud permanent
-	ip -n server neigh add "$TOPO_TAP_PEER6" lladdr "$TOPO_TAP_PEER_MAC" dev tap0 nud permanent
-	ip -n server addr add "$TOPO_TUN_SELF4/$p4" dev tun0
-	ip -n server addr add "$TOPO_TUN_SELF6/$p6" dev tun0 nodad
-	ip -n server link set tun0 up
+	echo "tuntap add dev tap0 mode tap"
+	echo "addr add $TOPO_TAP_SELF4/$p4 dev tap0"
+	echo "addr add $TOPO_TAP_SELF6/$p6 dev tap0 nodad"
+	echo "link set tap0 up"
+	echo "neigh add $TOPO_TAP_PEER4 lladdr $TOPO_TAP_PEER_MAC dev tap0 nud permanent"
+	echo "neigh add $TOPO_TAP_PEER6 lladdr $TOPO_TAP_PEER_MAC dev tap0 nud permanent"
+	echo "addr add $TOPO_TUN_SELF4/$p4 dev tun0"
+	echo "addr add $TOPO_TUN_SELF6/$p6 dev tun0 nodad"
+	echo "link set tun0 up"
+}
+
+case ${1:-up} in
+up)
+	# Distinct ifindexes: the witness keys its per-device facts by ifindex, and each netns
+	# numbers its devices from 1, so c0 (client) and s0 (server) would both be 2.
+	printf '%s\n' "netns add client" "netns add server" \
+		"link add c0 index $TOPO_IFINDEX_C0 netns client type veth peer name s0 index $TOPO_IFINDEX_S0 netns server" |
+		ip -batch -
+	# No pipes whose failure is lost: each batch's list goes through a file.
+	client_cmds >/tmp/topology.client
+	server_cmds >/tmp/topology.server
+	ip -n client -batch /tmp/topology.client
+	ip -n server -batch /tmp/topology.server
+	rm -f /tmp/topology.client /tmp/topology.server
 	;;
 down)
 	ip netns del client 2>/dev/null || true
