@@ -41,16 +41,20 @@ fi
 # shellcheck disable=SC2086
 syntwin-loader attach --netns server --dev s0 --dev tun0 --dev tap0 $cdev --cgroup /sys/fs/cgroup --entries "$entries" ||
 	{ echo "syntwin: the witness did not attach (a setup error, not a verdict)" >&2; exit 2; }
-# Room for every TIME_WAIT socket (the netns default here is 4096). An overflowing TIME_WAIT
-# socket is destroyed at once, and a late segment of its flow then reaches the listener; while
-# syncookies are forced its cookie is still valid and the kernel accepts a second connection
-# that never had a SYN (seen: the same 4-tuple accepted twice, no BPF capture, no saved SYN).
-ip netns exec server sh -c "echo $((4 * n + 4096)) > /proc/sys/net/ipv4/tcp_max_tw_buckets"
-# A request whose handshake is abandoned expires after one SYN-ACK retransmission (3 s), well
-# inside the run: its saved copy must be freed by the end (the memory follower checks).
-ip netns exec server sh -c "echo 1 > /proc/sys/net/ipv4/tcp_synack_retries"
-# Fast Open SYNs carry data without a cookie; the server takes it without one (TFO 0x202).
-ip netns exec server sh -c "echo 514 > /proc/sys/net/ipv4/tcp_fastopen"
+# The server netns's sysctls, in one process (each `ip netns exec` costs a fraction of a second
+# under TCG):
+# - tcp_max_tw_buckets: room for every TIME_WAIT socket (the netns default here is 4096). An
+#   overflowing TIME_WAIT socket is destroyed at once, and a late segment of its flow then
+#   reaches the listener; while syncookies are forced its cookie is still valid and the kernel
+#   accepts a second connection that never had a SYN (seen: the same 4-tuple accepted twice,
+#   no BPF capture, no saved SYN).
+# - tcp_synack_retries 1: a request whose handshake is abandoned expires after one SYN-ACK
+#   retransmission (3 s), well inside the run: its saved copy must be freed by the end (the
+#   memory follower checks).
+# - tcp_fastopen 514: Fast Open SYNs carry data without a cookie; the server takes it without
+#   one (TFO 0x202).
+ip netns exec server sh -c "echo $((4 * n + 4096)) > /proc/sys/net/ipv4/tcp_max_tw_buckets &&
+	echo 1 > /proc/sys/net/ipv4/tcp_synack_retries && echo 514 > /proc/sys/net/ipv4/tcp_fastopen"
 # The plan (compare/plan.c, written to plan.json before anything runs): how many connections
 # each generator makes with which seed, and what the server waits for. The mix: default = 5%
 # crafted SYNs on tun0 (every profile shape, plus the must-drop ones), 2% fuzzed ones, 1%
