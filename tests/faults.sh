@@ -17,8 +17,8 @@ run() { # expected status, then run arguments
 	check [ "$rc" = "$want" ]
 }
 # The kept results: whole records only, numbered 0.. without a gap, the summary partial. @1 is
-# how many records were judged when the fault struck (exact: the server writes each record
-# through as it judges it), or "checkpoint" where the guest is stopped from outside at an
+# how many records were on disk when the fault struck (exact: with a fault armed the server
+# ends a batch at the fault's record), or "checkpoint" where the guest is stopped from outside at an
 # instant no one chose: then at least the last checkpoint's records are there.
 kept_and_partial() {
 	j=$tmp/out/connections.jsonl

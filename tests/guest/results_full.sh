@@ -17,8 +17,10 @@ mkdir -p /tmp/ro /tmp/full
 mount -t tmpfs -o ro,size=96k tmpfs /tmp/ro
 run /tmp/ro 100
 check [ "$rc" = 2 ]
-check grep -q "cannot write /tmp/ro/connections.jsonl: Read-only file system" /tmp/run.out
+# the first file written is the plan: the run stops there, before anything runs
+check grep -q "cannot write /tmp/ro/.plan.json.tmp: Read-only file system" /tmp/run.out
 check [ ! -e /tmp/ro/summary.json ]
+check [ ! -e /tmp/ro/plan.json ]
 
 mount -t tmpfs -o size=96k tmpfs /tmp/full
 run /tmp/full 3000
