@@ -1443,8 +1443,22 @@ static int finish_run(const struct opts *o, struct capture_client *cc, struct re
 		unlink(CLIENT_SOCK_PATH);
 	}
 	mem_collect(st);
-	capture_each_unbound(cc, judge_left, &(struct judge_ctx){ cc, rep, st });
-	judge_leaks(&(struct judge_ctx){ cc, rep, st });
+	if (st->write_errno) {
+		/* The results cannot be written: what is left belongs to connections this run never
+		 * took (the generators went on), so it is counted, not judged. */
+		uint64_t left = 0;
+
+		capture_each_unbound(cc, count_waiting, &left);
+		fprintf(stderr, "syntwin-server: not judged (the run stopped): %llu capture(s) left, "
+			"%lld saved cop(ies) still allocated\n", (unsigned long long)left,
+			(long long)st->mem.live);
+		free(live);
+		live = NULL;
+		nlive = 0;
+	} else {
+		capture_each_unbound(cc, judge_left, &(struct judge_ctx){ cc, rep, st });
+		judge_leaks(&(struct judge_ctx){ cc, rep, st });
+	}
 	st->evictions = capture_evictions(cc);
 	st->unclaimed_bindings = capture_forget_bound(cc);
 	if (st->evictions > 0 || st->lost)
