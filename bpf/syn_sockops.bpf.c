@@ -79,7 +79,9 @@ int syn_sockops(struct bpf_sock_ops *skops)
 	}
 	cookie = bpf_get_socket_cookie(skops);
 	rec->cookie = cookie;
-	err = bpf_ringbuf_output(&syn_events, rec, sizeof(*rec), 0);
+	/* No wakeup: the consumer reads the ring whenever it takes a record (a wakeup is an
+	 * irq_work, a self-IPI that TCG emulates at a price per connection). */
+	err = bpf_ringbuf_output(&syn_events, rec, sizeof(*rec), BPF_RB_NO_WAKEUP);
 	if (err) {
 		/* no room: the record is lost to userspace, and the run is partial */
 		count(CNT_RING_DROPS);

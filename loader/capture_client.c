@@ -169,11 +169,6 @@ int capture_drain(struct capture_client *c)
 	return ring_buffer__consume(c->ring);
 }
 
-int capture_ring_fd(struct capture_client *c)
-{
-	return ring_buffer__epoll_fd(c->ring);
-}
-
 int capture_peek_bound(struct capture_client *c, __u64 cookie, struct capture_rec *out)
 {
 	int err = capture_drain(c);

@@ -26,12 +26,10 @@ void capture_client_close(struct capture_client *c);
 /* The ring buffer's size for @entries flow entries (CAPTURE_RING_MIN..MAX, a power of two). */
 __u32 capture_ring_bytes(__u32 entries);
 
-/* Read what the ring holds into the bound table (memory reads, no system call). Returns the
+/* Read what the ring holds into the bound table (memory reads, no system call). The ring sends
+ * no wakeups: a consumer drains it whenever it takes a record, and now and then. Returns the
  * number of records read, or -errno. */
 int capture_drain(struct capture_client *c);
-
-/* The ring's epoll fd: readable when records wait (for the consumer's event loop). */
-int capture_ring_fd(struct capture_client *c);
 
 /* The capture bound to socket @cookie as the ring delivered it, left in place (no system
  * call). Returns 0 or -ENOENT. */
