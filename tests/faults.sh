@@ -52,9 +52,14 @@ evict)
 	# 16 flow entries and 16 clients at once: the LRU flow map overflows (one client at a time
 	# never holds more than a few records in them).
 	run 1 --connections 1000 --entries 16 --parallel 16 --mix plain
+	# The map evicts, always (16 entries, 2,000 records): the run is partial. Whether a record
+	# is lost depends on the race: an entry evicted after its socket was bound lost nothing
+	# (its record went through the ring), only fates noted later; one evicted before is a
+	# connection without a capture. Each of those, however many, is judged
+	# witness-map-eviction and counted in records_lost, never unexplained.
 	check [ "$(field partial)" = true ]
 	check [ "$(field witness_evictions)" -gt 0 ]
-	check [ "$(field records_lost)" -gt 0 ]
+	check [ "$(field records_lost)" -le "$(field witness_evictions)" ]
 	check [ "$(field unexplained)" = 0 ]
 	check [ "$(jq -s '[.[] | select(.verdict == "bpf-missing" and .reason == "witness-map-eviction")] | length' "$tmp/out/connections.jsonl")" = "$(field records_lost)" ]
 	check grep -q "evicted .* record(s); .* connection(s) have no capture: results are partial (raise --entries)" "$tmp/log"
