@@ -22,8 +22,9 @@ for cmd in build "run --connections 10 --out $tmp/run" "vm -- true" test bench \
 		-- "$SYNTWIN" --series "$tmp/noapply" $cmd
 done
 check [ ! -e "$tmp/run/summary.json" ]
-check [ "$(jq -r '.kernels[0].comparator' "$tmp/mut-noapply/matrix.json")" = \
-	"ERROR: does not build: patch 0099-does-not-apply.patch does not apply" ]
+check jq -e '.kernels[0].comparator |
+	startswith("ERROR: does not build: patch 0099-does-not-apply.patch does not apply")' \
+	"$tmp/mut-noapply/matrix.json"
 check [ "$(jq -c '[.errors, .ok]' "$tmp/mut-noapply/matrix.json")" = '["reference",false]' ]
 
 # A series that applies but does not compile.
@@ -51,7 +52,8 @@ cell() { jq -r --arg k "$1" '.kernels[] | select(.kernel == $k) | .comparator' "
 c=$(cell does-not-compile)
 check sh -c 'printf "%s\n" "$1" |
 	grep -Eqx "ERROR: does not build: net/ipv4/tcp_input.c:[0-9]+:[0-9]+: error.*"' _ "$c"
-check [ "$(cell does-not-apply)" = "ERROR: does not build: patch does-not-apply.patch does not apply" ]
+check sh -c 'case $1 in "ERROR: does not build: patch does-not-apply.patch does not apply"*) ;; *) exit 1 ;; esac' _ \
+	"$(cell does-not-apply)"
 check sh -c "! grep -q KILLED '$tmp/m/matrix.txt'"
 check jq -e '(.errors | test("does-not-compile.patch .*does-not-apply.patch")) and .ok == false and
 	.survivors == "" and (.kernels | length) == 3' "$tmp/m/matrix.json"
