@@ -19,8 +19,7 @@ const char *gen_declares(const char *gen)
 	return strcmp(gen, "rejected") ? "must-connect" : "must-drop";
 }
 
-/* The abandoned handshake generator @gen names, or -1 for any other name. */
-static int abandon_kind_of(const char *gen)
+int abandon_kind_of(const char *gen)
 {
 	for (int k = 0; gen && k < (int)(sizeof(abandon_gens) / sizeof(abandon_gens[0])); k++)
 		if (!strcmp(gen, abandon_gens[k]))

@@ -65,6 +65,10 @@ struct observation {
 /* Fills @res; returns 1 if the verdict is a failure (unexplained), else 0. */
 int judge(const struct observation *ob, struct compare_result *res);
 
+/* The abandoned-handshake generator @gen names (enum abandon_kind: abandon-rst, abandon-expire,
+ * abandon-close), or -1 for any other name or none. */
+int abandon_kind_of(const char *gen);
+
 /* What a generator declares of the SYNs it makes: "must-drop" (rejected), nothing (a replayed
  * capture, or no label), else "must-connect". */
 const char *gen_declares(const char *gen);

@@ -884,12 +884,13 @@ static const char *leaked_site(const struct capture_key *k, char *buf, size_t le
  * allocated; of any other, the flow's record.
  */
 static void observe_unbound(struct capture_client *cc, const struct capture_key *k,
-			    const struct capture_rec *r, int g, struct observation *ob,
-			    char *site, size_t sitelen)
+			    const struct capture_rec *r, struct observation *ob, char *site,
+			    size_t sitelen)
 {
 	static struct copies cp;
 
-	if (g == GEN_ABANDONED_RST || g == GEN_ABANDONED_EXPIRE || g == GEN_ABANDONED_CLOSE) {
+	/* the judge's own test of the label, so the two cannot disagree */
+	if (abandon_kind_of(ob->gen) >= 0) {
 		gather_copies(cc, r, &cp);
 		ob->leaked_at = leaked_site(k, site, sitelen);
 	} else {
@@ -919,7 +920,7 @@ static void judge_capture(struct capture_client *cc, const struct capture_key *k
 				 .copies = r->copies };
 	int bad;
 
-	observe_unbound(cc, k, r, gen_index(ob.gen), &ob, site, sizeof(site));
+	observe_unbound(cc, k, r, &ob, site, sizeof(site));
 	bad = judge(&ob, &res);
 
 	inet_ntop(k->family, k->saddr, c.saddr, sizeof(c.saddr));
