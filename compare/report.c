@@ -2,6 +2,9 @@
 /* Run outputs: JSONL, pcap and atomically written JSON (see report.h). */
 #include "report.h"
 
+#include "fp_record.h"
+#include "pcapng.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <pcap/pcap.h>
@@ -68,7 +71,55 @@ int report_open(struct report *r, const char *dir)
 			r->pcap_dead ? pcap_geterr(r->pcap_dead) : "pcap_open_dead failed");
 		return -1;
 	}
+	snprintf(path, sizeof(path), "%s/.mismatches.pcapng.tmp", dir);
+	r->pcapng = fopen(path, "w");
+	if (!r->pcapng || pcapng_start(r->pcapng)) {
+		fprintf(stderr, "syntwin: cannot write %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/.syns.pcap.tmp", dir);
+	r->syns = pcap_dump_open(r->pcap_dead, path);
+	if (!r->syns) {
+		fprintf(stderr, "syntwin: cannot write %s: %s\n", path, pcap_geterr(r->pcap_dead));
+		return -1;
+	}
 	return 0;
+}
+
+size_t report_native_mac_len(const struct conn_record *c)
+{
+	/* the native's MAC (mode 2) is 14 bytes even where the capture's is 18: the kernel strips
+	 * QinQ's inner tag before TCP saves the MAC header */
+	return c->mode == 2 ? (c->bpf_mac_len > 14 ? 14 : c->bpf_mac_len) : 0;
+}
+
+/*
+ * syns.pcap: the witness's copy of each passive record's SYN, from the IP header on, stamped
+ * with the record's number n as seconds, so a tool's output (p0f's log dates) maps back to the
+ * record. A copy the witness cut short of the length its IP header gives is padded with zeros
+ * to that length: fingerprinting tools drop a packet shorter than it says, and p0f reads of a
+ * SYN's payload only whether there is one.
+ */
+static void syns_write(struct report *r, uint64_t n, const struct conn_record *c)
+{
+	const uint8_t *ip = c->bpf + c->bpf_mac_len;
+	size_t len = c->bpf_len - c->bpf_mac_len, want = len;
+	struct pcap_pkthdr h = { .ts = { .tv_sec = (time_t)n } };
+	uint8_t buf[65535 + 40];
+
+	if ((ip[0] >> 4) == 4 && len >= 4)
+		want = (size_t)(ip[2] << 8 | ip[3]);
+	else if ((ip[0] >> 4) == 6 && len >= 6)
+		want = (size_t)(ip[4] << 8 | ip[5]) + 40;
+	if (want <= len) {
+		h.caplen = h.len = (bpf_u_int32)len;
+		pcap_dump(r->syns, &h, ip);
+		return;
+	}
+	memcpy(buf, ip, len);
+	memset(buf + len, 0, want - len);
+	h.caplen = h.len = (bpf_u_int32)want;
+	pcap_dump(r->syns, &h, buf);
 }
 
 static void pcap_write(struct report *r, const uint8_t *p, size_t n)
@@ -105,7 +156,8 @@ int report_flush(struct report *r)
 	r->used = 0;
 	r->lines_written += r->lines_buffered;
 	r->lines_buffered = 0;
-	if (r->pcap && pcap_dump_flush(r->pcap))
+	if ((r->pcap && pcap_dump_flush(r->pcap)) || (r->syns && pcap_dump_flush(r->syns)) ||
+	    (r->pcapng && fflush(r->pcapng)))
 		return -1;
 	return 0;
 }
@@ -188,10 +240,65 @@ static void put_hex(struct line *l, const uint8_t *p, size_t n)
 	l->p += 2 * n;
 }
 
+static void put_fp(struct line *l, const struct record_fp *fp)
+{
+	const struct fp_one *f[2] = { &fp->native, &fp->bpf };
+	static const char *const who[2] = { "native", "bpf" };
+
+	for (int i = 0; i < 2; i++) {
+		PUT_LIT(l, ",\"ja4t_");
+		put_str(l, who[i]);
+		PUT_LIT(l, "\":\"");
+		put_str(l, f[i]->ja4t);
+		PUT_LIT(l, "\",\"p0f_");
+		put_str(l, who[i]);
+		PUT_LIT(l, "\":\"");
+		put_str(l, f[i]->p0f);
+		PUT_LIT(l, "\",\"p0f_label_");
+		put_str(l, who[i]);
+		PUT_LIT(l, "\":\"");
+		put_str(l, f[i]->label);
+		PUT_LIT(l, "\"");
+	}
+}
+
+/*
+ * Both copies of a non-identical record into mismatches.pcapng, stamped with the record's
+ * number n as seconds (the kernel's copy at .000000, the witness's at .000001), each with a
+ * comment naming the record, the copy, the verdict, its reason and detail (for `differ`, the
+ * first differing field, decoded). A copy with its MAC header goes on the Ethernet interface,
+ * from the MAC header on; others from the IP header.
+ */
+static void pcapng_write(struct report *r, uint64_t n, const struct conn_record *c)
+{
+	const struct compare_result *res = c->res;
+	static const char *const who[2] = { "kernel's copy (TCP_SAVED_SYN)",
+					    "witness's copy (tc ingress)" };
+	const uint8_t *p[2] = { c->native, c->bpf };
+	size_t len[2] = { c->native_len, c->bpf_len };
+	size_t mac[2] = { report_native_mac_len(c), c->bpf_mac_len };
+	char comment[512];
+
+	for (int i = 0; i < 2; i++) {
+		if (!p[i] || len[i] <= mac[i])
+			continue;
+		snprintf(comment, sizeof(comment), "record %llu, %s %s, mode %d: %s: %s%s%s%s%s%s",
+			 (unsigned long long)n, c->direction ? c->direction : "passive",
+			 c->direction && !strcmp(c->direction, "active") ? "SYN-ACK" : "SYN", c->mode,
+			 who[i], verdict_names[res->verdict], *reason_names[res->reason] ? " (" : "",
+			 reason_names[res->reason], *reason_names[res->reason] ? ")" : "",
+			 *res->detail ? ": " : "", res->detail);
+		if (pcapng_frame(r->pcapng, mac[i] ? PCAPNG_IF_ETHERNET : PCAPNG_IF_RAW, n,
+				 (uint32_t)i, p[i], len[i], comment) && !r->pcapng_errno)
+			r->pcapng_errno = errno ? errno : EIO;
+	}
+}
+
 int report_conn(struct report *r, const struct conn_record *c)
 {
 	const struct compare_result *res = c->res;
 	bool show = res->verdict != V_IDENTICAL, hex = show || r->hex_all;
+	uint64_t n = r->n;
 	struct line l;
 
 	if (sizeof(r->buf) - r->used < REPORT_LINE_MAX && report_flush(r))
@@ -244,6 +351,8 @@ int report_conn(struct report *r, const struct conn_record *c)
 	PUT_LIT(&l, ",\"knobs\":\"");
 	put_str(&l, c->knobs);
 	PUT_LIT(&l, "\"");
+	if (c->fp)
+		put_fp(&l, c->fp);
 	if (hex) {
 		PUT_LIT(&l, ",\"native\":\"");
 		if (c->native && c->native_len <= 512)
@@ -260,16 +369,18 @@ int report_conn(struct report *r, const struct conn_record *c)
 	}
 	r->used = (size_t)(l.p - r->buf);
 	r->lines_buffered++;
+	if (c->bpf && c->bpf_len > c->bpf_mac_len &&
+	    (!c->direction || !strcmp(c->direction, "passive")))
+		syns_write(r, n, c);
 	if (show) {
-		/* Both versions from the network header on: the native's MAC (mode 2) is skipped;
-		 * it is 14 bytes even where the capture's is 18 (the kernel strips QinQ's inner
-		 * tag before TCP saves the MAC header). */
-		size_t nm = c->mode == 2 ? (c->bpf_mac_len > 14 ? 14 : c->bpf_mac_len) : 0;
+		/* both versions from the network header on */
+		size_t nm = report_native_mac_len(c);
 
 		if (c->native && c->native_len > nm)
 			pcap_write(r, c->native + nm, c->native_len - nm);
 		if (c->bpf && c->bpf_len > c->bpf_mac_len)
 			pcap_write(r, c->bpf + c->bpf_mac_len, c->bpf_len - c->bpf_mac_len);
+		pcapng_write(r, n, c);
 	}
 	return 0;
 }
@@ -290,6 +401,23 @@ int report_close(struct report *r)
 			rc = -1;
 	}
 	r->pcap = NULL;
+	if (r->syns) {
+		pcap_dump_close(r->syns);
+		snprintf(tmp, sizeof(tmp), "%s/.syns.pcap.tmp", r->dir);
+		snprintf(dst, sizeof(dst), "%s/syns.pcap", r->dir);
+		if (rename(tmp, dst))
+			rc = -1;
+	}
+	r->syns = NULL;
+	if (r->pcapng) {
+		if (fclose(r->pcapng) || r->pcapng_errno)
+			rc = -1;
+		snprintf(tmp, sizeof(tmp), "%s/.mismatches.pcapng.tmp", r->dir);
+		snprintf(dst, sizeof(dst), "%s/mismatches.pcapng", r->dir);
+		if (rename(tmp, dst))
+			rc = -1;
+	}
+	r->pcapng = NULL;
 	if (r->pcap_dead)
 		pcap_close(r->pcap_dead);
 	r->pcap_dead = NULL;

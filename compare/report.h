@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Run outputs: connections.jsonl, mismatches.pcap (libpcap), summary.json (atomic rename). */
+/*
+ * Run outputs: connections.jsonl, mismatches.pcap and syns.pcap (libpcap), mismatches.pcapng
+ * (pcapng.h), summary.json (atomic rename).
+ */
 #ifndef SYNTWIN_REPORT_H
 #define SYNTWIN_REPORT_H
 
@@ -10,6 +13,8 @@
 
 #include "classify.h"
 #include "hex.h"
+
+struct record_fp;
 
 struct conn_record {
 	int family, mode;
@@ -29,10 +34,14 @@ struct conn_record {
 	uint64_t gen_seed;		/* that run's seed */
 	char bpf_vlan[16];		/* the capture's VLAN metadata "proto:id", "" if none */
 	unsigned int copies;		/* copies of the SYN the witness saw (0: no capture) */
+	const struct record_fp *fp;	/* both copies' fingerprints (fp_record.h); NULL: none */
 };
 
-/* One JSONL record: fields, two 512-byte hex strings, generator knobs. */
-#define REPORT_LINE_MAX 4096
+/* How many of the native copy's first bytes are link layer (mode 2: the MAC header). */
+size_t report_native_mac_len(const struct conn_record *c);
+
+/* One JSONL record: fields, two 512-byte hex strings, generator knobs, six fingerprints. */
+#define REPORT_LINE_MAX 6144
 
 struct report {
 	char dir[512];
@@ -43,11 +52,14 @@ struct report {
 	uint64_t lines_buffered, lines_written;
 	void *pcap;		/* pcap_dumper_t */
 	void *pcap_dead;	/* pcap_t */
+	void *syns;		/* pcap_dumper_t of syns.pcap: every passive record's witness SYN */
+	FILE *pcapng;		/* mismatches.pcapng: both copies of each, with comments */
+	int pcapng_errno;	/* its first write error (reported at close) */
 	uint64_t n;
 	bool hex_all;		/* both byte strings for every record, not only non-identical ones */
 };
 
-/* Open connections.jsonl and mismatches.pcap in @dir. Returns 0 or -1 (message printed). */
+/* Open connections.jsonl, mismatches.pcap(ng) and syns.pcap in @dir. Returns 0 or -1 (message printed). */
 int report_open(struct report *r, const char *dir);
 /* Append one connection; differing byte strings go in hex, and both versions to the pcap. */
 int report_conn(struct report *r, const struct conn_record *c);

@@ -30,6 +30,7 @@
 #include "capture_client.h"
 #include "classify.h"
 #include "decode.h"
+#include "fp_record.h"
 #include "inet_csum.h"
 #include "judge.h"
 #include "json_out.h"
@@ -48,7 +49,7 @@
 #define PORT_BASE TOPO_PORT_BASE
 
 struct opts {
-	const char *out, *netns, *series_hash, *ready_file, *mix, *rerun_of;
+	const char *out, *netns, *series_hash, *ready_file, *mix, *rerun_of, *p0f_db;
 	uint64_t connections, seed, small_buffer_permille, idle_s, test_corrupt, active;
 	uint64_t test_fault_after;	/* TEST ONLY: after this many records, test_fault */
 	bool test_corrupt_covered;	/* TEST ONLY: corrupt_covered() */
@@ -93,6 +94,7 @@ struct stats {
 	uint64_t mem_leaks;		/* memory verdicts: outstanding at the end, freed twice */
 	uint64_t mem_double_unconfirmed; /* freed again from another function (judge_double()) */
 	uint64_t mem_double_confirmed;	/* freed twice in one function: a verdict each */
+	struct fp_stats fp;		/* fingerprints through both witnesses (fp_record.h) */
 	bool partial;
 };
 
@@ -114,8 +116,10 @@ static const char usage[] =
 	"                      [--rerun-of DIR] [--test-corrupt K]\n"
 	"                      [--held-back H --abandoned A --dup-synack D]\n"
 	"                      [--test-fault kill-server|panic --test-fault-after N]\n"
+	"                      [--p0f-db FILE]\n"
 	"  --hex-all         both byte strings in every JSONL record, not only differing ones\n"
 	"  --active N        also expect N active-direction records from syntwin-client\n"
+	"  --p0f-db FILE     p0f's database for the records' p0f labels (/etc/p0f/p0f.fp)\n"
 	"  --held-back H --abandoned A --dup-synack D  the planned handshakes syntwin-crafted\n"
 	"                      makes (summary)\n"
 	"  --test-corrupt K  TEST ONLY: flip one byte of every K-th BPF record with a native copy\n"
@@ -129,6 +133,7 @@ static int parse(int argc, char **argv, struct opts *o)
 	char err[256];
 
 	*o = (struct opts){ .netns = "server", .series_hash = "", .mix = "", .rerun_of = "",
+			    .p0f_db = "/etc/p0f/p0f.fp",
 			    .connections = 10000,
 			    .seed = 1, .small_buffer_permille = 50, .idle_s = 30 };
 	for (int i = 1; i < argc; i++) {
@@ -159,6 +164,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->mix = v;
 		else if (!strcmp(a, "--rerun-of"))
 			o->rerun_of = v;
+		else if (!strcmp(a, "--p0f-db"))
+			o->p0f_db = v;
 		else if (!strcmp(a, "--connections"))
 			rc = parse_u64_range(a, v, 0, 100000000, &o->connections, err, sizeof(err));
 		else if (!strcmp(a, "--seed"))
@@ -380,12 +387,23 @@ static void flush_if_due(struct report *rep, struct stats *st)
 		flush_records(rep, st);
 }
 
-/* Append @c to the JSONL batch. The first write failure stops the run (st->write_errno). */
+static struct p0f_db p0f_db;
+
+/*
+ * Append @c, with both copies' fingerprints, to the JSONL batch. The first write failure stops
+ * the run (st->write_errno).
+ */
 static void record(struct report *rep, const struct conn_record *c, struct stats *st)
 {
+	struct conn_record with_fp = *c;
+	struct record_fp fp;
+
+	record_fp_compute(&p0f_db, c, &fp);
+	with_fp.fp = &fp;
+	fp_stats_add(&st->fp, c, &fp);
 	if (!rep->lines_buffered)
 		clock_gettime(CLOCK_MONOTONIC, &oldest_unwritten);
-	if (report_conn(rep, c) && !st->write_errno)
+	if (report_conn(rep, &with_fp) && !st->write_errno)
 		st->write_errno = errno ? errno : EIO;
 	flush_if_due(rep, st);
 	test_fault(rep);
@@ -1313,6 +1331,7 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 	summary_planned(&j, o, st);
 	if (final)
 		summary_memory(&j, st);
+	fp_stats_json(&j, &st->fp);
 	json_str(&j, "kernel", u.release);
 	json_str(&j, "series_hash", o->series_hash);
 	json_u64(&j, "seed", o->seed);
@@ -1519,6 +1538,10 @@ int main(int argc, char **argv)
 	}
 	fault_opts = &o;
 	rng = o.seed;
+	if (p0f_db_load(&p0f_db, o.p0f_db, drain, sizeof(drain))) {
+		fprintf(stderr, "syntwin-server: %s\n", drain);
+		return 2;
+	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	if (enter_netns(o.netns) || rx_env_init() || capture_client_open(&cc) ||

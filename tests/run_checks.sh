@@ -65,6 +65,24 @@ memory_exact() {
 	check [ "$(sj .memory_follower.verdicts)" = 0 ]
 }
 
+# The summary's fingerprint counts are the records' own, and Debian's p0f, run by `syntwin
+# fingerprints` on the witness's SYNs (syns.pcap), gives every passive record the raw_sig and
+# label syntwin gave it, and fingerprints nothing syntwin says it does not.
+fingerprints_exact() {
+	both='(.ja4t_native != "" or .p0f_native != "") and (.ja4t_bpf != "" or .p0f_bpf != "")'
+	check [ "$(sj .fingerprints.records_both)" = "$(jc "$both")" ]
+	check [ "$(jc "$both")" -gt 0 ]
+	check [ "$(sj .fingerprints.ja4t_agree)" = "$(jc "$both and .ja4t_native == .ja4t_bpf")" ]
+	check [ "$(sj .fingerprints.p0f_label_agree)" = "$(jc "$both and .p0f_label_native == .p0f_label_bpf")" ]
+	check [ "$(sj '[.fingerprints.seen[].records] | add')" = "$(jc 'true')" ]
+	check [ "$(sj .fingerprints.groups_dropped)" = 0 ]
+	"$ROOT/syntwin" fingerprints "$out" >"$tmp/fingerprints" 2>&1
+	check [ $? = 0 ]
+	p0f=$(jc '.direction == "passive" and .p0f_bpf != ""')
+	check [ "$p0f" -gt 0 ]
+	check grep -q "equal syntwin's for $p0f of $p0f passive records ($p0f p0f log lines" "$tmp/fingerprints"
+}
+
 case $1 in
 clean)
 	"$ROOT/syntwin" run --connections 10000 --out "$out" >"$tmp/log" 2>&1
@@ -132,6 +150,7 @@ clean)
 	check [ "$(sj .distinct_syn_shapes)" -ge 30 ]
 	check [ "$(jc '.small_buffer == "ok"')" = "$(sj .small_buffer_checks)" ]
 	check [ "$(jc '.small_buffer != "" and .small_buffer != "ok"')" = 0 ]
+	fingerprints_exact
 	;;
 corrupt)
 	# 516 passive records (500 + 16 held back) and 476 active ones (460 + 16 duplicate
@@ -157,6 +176,29 @@ corrupt)
 		"$out/connections.jsonl")
 	check [ "$(stat -c %s "$out/mismatches.pcap")" = "$want" ]
 	check [ "$(jc '.verdict == "differ"')" = 10 ]
+	# mismatches.pcapng: the same copies, the MAC header kept where the copy has one (the
+	# Ethernet interface, 0), each frame commented with its record, copy, verdict and first
+	# difference, as tshark reads them
+	tshark -r "$out/mismatches.pcapng" -T fields -E separator=/t -e frame.interface_id \
+		-e tcp.flags.syn -e frame.comment >"$tmp/ng.tsv" 2>"$tmp/ng.err"
+	check [ $? = 0 ]
+	copies=$(jq -s '[.[] | select(.verdict != "identical") |
+		(if .mode == 2 then ([.bpf_mac_len, 14] | min) else 0 end) as $nm |
+		(if .native_len > $nm then 1 else 0 end) + (if .bpf_len > .bpf_mac_len then 1 else 0 end)] | add' \
+		"$out/connections.jsonl")
+	with_mac=$(jq -s '[.[] | select(.verdict != "identical") |
+		(if .mode == 2 and .native_len > 14 and .bpf_mac_len > 0 then 1 else 0 end) +
+		(if .bpf_mac_len > 0 and .bpf_len > .bpf_mac_len then 1 else 0 end)] | add' "$out/connections.jsonl")
+	check [ "$(grep -c '' "$tmp/ng.tsv")" = "$copies" ]
+	check [ "$(cut -f1 "$tmp/ng.tsv" | grep -c '^0$')" = "$with_mac" ]
+	check [ "$with_mac" -gt 0 ]
+	# every copy decodes as a SYN but a malformed one the kernel rejected
+	check [ "$(cut -f2 "$tmp/ng.tsv" | grep -vc '^1$')" = "$(grep -c 'explained (rejected-by-kernel): .*TCP data offset below 5' "$tmp/ng.tsv")" ]
+	check [ "$(grep -c "kernel's copy (TCP_SAVED_SYN): differ: offset [0-9]* (tcp\." "$tmp/ng.tsv")" = 10 ]
+	check [ "$(grep -c "witness's copy (tc ingress): differ: offset [0-9]* (tcp\." "$tmp/ng.tsv")" = 10 ]
+	n=$(jq -s -r '[.[] | select(.verdict == "differ")][0].n' "$out/connections.jsonl")
+	check [ "$(grep -c "record $n, .*: differ: " "$tmp/ng.tsv")" = 2 ]
+	check [ "$(grep -c ': explained (syn-retransmit): the witness saw [0-9] copies' "$tmp/ng.tsv")" -gt 0 ]
 	# Inside the regions explanations cover: every record whose kernel copy was made wrong
 	# there (an RR/TS slot, the Ethernet type behind a VLAN tag, a retransmitted copy's IP ID,
 	# the MAC header where the device has one) is unexplained, and nothing else is.
@@ -189,6 +231,7 @@ crafted)
 	check [ "$(jc '.gen == "rejected" and .reason == "rejected-by-kernel"')" = 4 ]
 	retransmits_exact
 	memory_exact
+	fingerprints_exact
 	check [ "$(num insert_fail)" = 0 ]
 	check [ "$(num unknown)" = 0 ]
 	for f in "$ROOT"/gen/profiles/*.syn; do

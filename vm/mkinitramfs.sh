@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Build (or reuse) the guest initramfs: busybox-static, the host's ip/tc/bpftool, the project's
-# guest binaries (a directory), every shared library they need, and vm/init.sh as /init.
+# Build (or reuse) the guest initramfs: busybox-static, the host's ip/tc/bpftool/jq, p0f's
+# database, the project's guest binaries (a directory), every shared library they need, and
+# vm/init.sh as /init.
 #
 # usage: mkinitramfs.sh [--bin-dir DIR]...   (guest programs: build/guest, the kernel's selftests)
 # Prints the path of the gzip'd cpio as the last stdout line. Cached by the content of every input.
@@ -27,11 +28,14 @@ busybox=/bin/busybox
 # jq: guest scripts read JSON with it, never with sed.
 host_tools="/usr/sbin/ip /usr/sbin/tc /usr/sbin/bpftool /bin/dash /usr/bin/jq"
 for t in $host_tools; do [ -x "$t" ] || die "$t missing (apt-get install iproute2 bpftool jq)"; done
+# p0f's database: the server labels every record's SYN with it (compare/p0f.h)
+p0f_db=/etc/p0f/p0f.fp
+[ -r "$p0f_db" ] || die "$p0f_db missing (apt-get install p0f)"
 
 # shellcheck disable=SC2086 # directory paths without spaces
 bin_files() { [ -z "$bindirs" ] || find $bindirs -maxdepth 1 -type f | LC_ALL=C sort; }
 guest_files() {
-	printf '%s\n' "$busybox" $host_tools "$SYNTWIN_ROOT/vm/init.sh" "$0"
+	printf '%s\n' "$busybox" $host_tools "$p0f_db" "$SYNTWIN_ROOT/vm/init.sh" "$0"
 	bin_files
 }
 # Every input hashed on its own (file_hash exits on a failed read): a stale image is never
@@ -66,6 +70,8 @@ cp "$SYNTWIN_ROOT/vm/init.sh" "$root/init"
 chmod 755 "$root/init"
 printf 'root:x:0:0:root:/root:/bin/sh\n' >"$root/etc/passwd"
 printf 'root:x:0:\n' >"$root/etc/group"
+mkdir -p "$root/etc/p0f"
+cp "$p0f_db" "$root/etc/p0f/p0f.fp"
 
 # Copy a dynamically linked ELF file's libraries (and the loader) at their host paths.
 copy_libs() {
