@@ -385,9 +385,18 @@ int report_conn(struct report *r, const struct conn_record *c)
 	return 0;
 }
 
-int report_close(struct report *r)
+/* Move @dir/.NAME.tmp, complete now, to @dir/NAME. */
+static int rename_done(const char *dir, const char *name)
 {
 	char tmp[600], dst[600];
+
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
+	snprintf(dst, sizeof(dst), "%s/%s", dir, name);
+	return rename(tmp, dst) ? -1 : 0;
+}
+
+int report_close(struct report *r)
+{
 	int rc = 0;
 
 	if (r->jsonl_fd >= 0 && (report_flush(r) | close(r->jsonl_fd)))
@@ -395,27 +404,18 @@ int report_close(struct report *r)
 	r->jsonl_fd = -1;
 	if (r->pcap) {
 		pcap_dump_close(r->pcap);
-		snprintf(tmp, sizeof(tmp), "%s/.mismatches.pcap.tmp", r->dir);
-		snprintf(dst, sizeof(dst), "%s/mismatches.pcap", r->dir);
-		if (rename(tmp, dst))
-			rc = -1;
+		rc |= rename_done(r->dir, "mismatches.pcap");
 	}
 	r->pcap = NULL;
 	if (r->syns) {
 		pcap_dump_close(r->syns);
-		snprintf(tmp, sizeof(tmp), "%s/.syns.pcap.tmp", r->dir);
-		snprintf(dst, sizeof(dst), "%s/syns.pcap", r->dir);
-		if (rename(tmp, dst))
-			rc = -1;
+		rc |= rename_done(r->dir, "syns.pcap");
 	}
 	r->syns = NULL;
 	if (r->pcapng) {
 		if (fclose(r->pcapng) || r->pcapng_errno)
 			rc = -1;
-		snprintf(tmp, sizeof(tmp), "%s/.mismatches.pcapng.tmp", r->dir);
-		snprintf(dst, sizeof(dst), "%s/mismatches.pcapng", r->dir);
-		if (rename(tmp, dst))
-			rc = -1;
+		rc |= rename_done(r->dir, "mismatches.pcapng");
 	}
 	r->pcapng = NULL;
 	if (r->pcap_dead)
