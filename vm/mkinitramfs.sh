@@ -55,7 +55,7 @@ fi
 stage "guest image: building initramfs $key"
 mkdir -p "$SYNTWIN_CACHE/initramfs"
 root=$(mktemp -d "$SYNTWIN_CACHE/initramfs/root.XXXXXX")
-trap 'rm -rf "$root" "$root.list" "$root.sorted" "$root.cpio"' EXIT
+trap 'rm -rf "$root" "$root.list" "$root.sorted" "$root.cpio" "$root.gz"' EXIT
 mkdir -p "$root"/bin "$root"/sbin "$root"/usr/bin "$root"/usr/sbin "$root"/syntwin/bin \
 	"$root"/proc "$root"/sys "$root"/dev "$root"/run "$root"/tmp "$root"/root "$root"/etc \
 	"$root"/mnt "$root"/var
@@ -99,8 +99,9 @@ fi
 (cd "$root" && find . >"$root.list") || die "listing the guest image failed"
 LC_ALL=C sort "$root.list" >"$root.sorted" || die "sorting the guest image list failed"
 (cd "$root" && cpio -o -H newc --quiet <"$root.sorted" >"$root.cpio") || die "cpio failed"
-gzip -1 <"$root.cpio" >"$out.tmp" || die "gzip failed"
+# a temp name of this build's own: two builds of one image (parallel tests) each finish theirs
+gzip -1 <"$root.cpio" >"$root.gz" || die "gzip failed"
 rm -f "$root.list" "$root.sorted" "$root.cpio"
-mv "$out.tmp" "$out"
+mv "$root.gz" "$out"
 stage "guest image: $(du -h "$out" | cut -f1) in $out"
 printf '%s\n' "$out"
