@@ -32,40 +32,75 @@ void fp_profile_of(const char *knobs, char *out, size_t n)
 {
 	size_t w = strcspn(knobs, " ");
 
-	if (memchr(knobs, '/', w) == NULL)
-		w = strlen(knobs);
+	if (!memchr(knobs, '/', w))
+		w = 0;
 	snprintf(out, n, "%.*s", (int)w, knobs);
 }
 
-static void count_group(struct fp_stats *s, const struct conn_record *c, const struct fp_one *f)
+static uint64_t fnv(const char *a, const char *b)
 {
-	const char *dir = c->direction ? c->direction : "passive";
-	char profile[64];
-	struct fp_group *g;
+	uint64_t h = 0xcbf29ce484222325ull;
 
-	fp_profile_of(c->knobs ? c->knobs : "", profile, sizeof(profile));
-	for (uint64_t i = 0; i < s->ngroups; i++) {
-		g = &s->groups[i];
-		if (!strcmp(g->ja4t, f->ja4t) && !strcmp(g->label, f->label) &&
-		    !strcmp(g->profile, profile) && !strcmp(g->gen, c->gen ? c->gen : "unknown") &&
-		    !strcmp(g->direction, dir)) {
-			g->records++;
-			return;
-		}
+	for (const char *p = a; *p; p++)
+		h = (h ^ (uint8_t)*p) * 0x100000001b3ull;
+	h = (h ^ 0xff) * 0x100000001b3ull; /* a separator no string holds */
+	for (const char *p = b; *p; p++)
+		h = (h ^ (uint8_t)*p) * 0x100000001b3ull;
+	return h ? h : 1; /* 0 marks a free slot */
+}
+
+static struct fp_gen *gen_entry(struct fp_stats *s, const char *gen, const char *dir)
+{
+	struct fp_gen *g;
+
+	for (uint64_t i = 0; i < s->ngens; i++)
+		if (!strcmp(s->gens[i].gen, gen) && !strcmp(s->gens[i].direction, dir))
+			return &s->gens[i];
+	if (s->ngens == FP_GENS_MAX)
+		return NULL;
+	g = &s->gens[s->ngens];
+	g->hash = calloc(2 * FP_DISTINCT_MAX, sizeof(*g->hash));
+	g->count = calloc(2 * FP_DISTINCT_MAX, sizeof(*g->count));
+	if (!g->hash || !g->count) {
+		free(g->hash);
+		free(g->count);
+		g->hash = g->count = NULL;
+		return NULL;
 	}
-	if (!s->groups)
-		s->groups = calloc(FP_GROUPS_MAX, sizeof(*s->groups));
-	if (!s->groups || s->ngroups == FP_GROUPS_MAX) {
-		s->groups_dropped++;
+	s->ngens++;
+	snprintf(g->gen, sizeof(g->gen), "%s", gen);
+	snprintf(g->direction, sizeof(g->direction), "%s", dir);
+	return g;
+}
+
+static void count_gen(struct fp_stats *s, const struct conn_record *c, const struct fp_one *f)
+{
+	struct fp_gen *g = gen_entry(s, c->gen ? c->gen : "unknown",
+				     c->direction ? c->direction : "passive");
+	uint64_t h = fnv(f->ja4t, f->label);
+	size_t i;
+
+	if (!g) {
+		s->gens_dropped++;
 		return;
 	}
-	g = &s->groups[s->ngroups++];
-	snprintf(g->gen, sizeof(g->gen), "%s", c->gen ? c->gen : "unknown");
-	snprintf(g->profile, sizeof(g->profile), "%s", profile);
-	snprintf(g->direction, sizeof(g->direction), "%s", dir);
-	snprintf(g->ja4t, sizeof(g->ja4t), "%s", f->ja4t);
-	snprintf(g->label, sizeof(g->label), "%s", f->label);
-	g->records = 1;
+	g->records++;
+	for (i = h % (2 * FP_DISTINCT_MAX); g->hash[i] && g->hash[i] != h;
+	     i = (i + 1) % (2 * FP_DISTINCT_MAX))
+		;
+	if (!g->hash[i]) {
+		if (g->distinct == FP_DISTINCT_MAX) {
+			g->more = true;
+			return;
+		}
+		g->hash[i] = h;
+		g->distinct++;
+	}
+	if (++g->count[i] > g->top_records) {
+		g->top_records = g->count[i];
+		snprintf(g->top_ja4t, sizeof(g->top_ja4t), "%s", f->ja4t);
+		snprintf(g->top_label, sizeof(g->top_label), "%s", f->label);
+	}
 }
 
 static void count_change(struct fp_change *ch, bool ja4t, bool p0f, bool label)
@@ -81,7 +116,7 @@ void fp_stats_add(struct fp_stats *s, const struct conn_record *c, const struct 
 	const struct fp_one *n = &fp->native, *b = &fp->bpf;
 	bool ja4t, p0f, label;
 
-	count_group(s, c, b->ja4t[0] || b->p0f[0] ? b : n);
+	count_gen(s, c, b->ja4t[0] || b->p0f[0] ? b : n);
 	if (!(n->ja4t[0] || n->p0f[0]) || !(b->ja4t[0] || b->p0f[0]))
 		return;
 	ja4t = strcmp(n->ja4t, b->ja4t) != 0;
@@ -123,18 +158,20 @@ void fp_stats_json(struct json_out *j, const struct fp_stats *s)
 		if (s->by_reason[r].records)
 			change_json(j, reason_names[r], &s->by_reason[r]);
 	json_close(j);
-	json_u64(j, "groups_dropped", s->groups_dropped);
-	json_open(j, "seen", '[');
-	for (uint64_t i = 0; i < s->ngroups; i++) {
-		const struct fp_group *g = &s->groups[i];
+	json_u64(j, "generators_dropped", s->gens_dropped);
+	json_open(j, "generators", '[');
+	for (uint64_t i = 0; i < s->ngens; i++) {
+		const struct fp_gen *g = &s->gens[i];
 
 		json_open(j, NULL, '{');
 		json_str(j, "gen", g->gen);
-		json_str(j, "profile", g->profile);
 		json_str(j, "direction", g->direction);
-		json_str(j, "ja4t", g->ja4t);
-		json_str(j, "p0f_label", g->label);
 		json_u64(j, "records", g->records);
+		json_u64(j, "distinct", g->distinct);
+		json_bool(j, "distinct_is_lower_bound", g->more);
+		json_str(j, "top_ja4t", g->top_ja4t);
+		json_str(j, "top_p0f_label", g->top_label);
+		json_u64(j, "top_records", g->top_records);
 		json_close(j);
 	}
 	json_close(j);
@@ -143,7 +180,9 @@ void fp_stats_json(struct json_out *j, const struct fp_stats *s)
 
 void fp_stats_free(struct fp_stats *s)
 {
-	free(s->groups);
-	s->groups = NULL;
-	s->ngroups = 0;
+	for (uint64_t i = 0; i < s->ngens; i++) {
+		free(s->gens[i].hash);
+		free(s->gens[i].count);
+	}
+	s->ngens = 0;
 }

@@ -30,17 +30,27 @@ void record_fp_compute(const struct p0f_db *db, const struct conn_record *c,
 
 /*
  * A record's profile: the knobs' first word where that names a profile ("fuzz/android:opts
- * ttl=..." is "fuzz/android:opts"), else the knobs whole ("mss=536", "plain").
+ * ttl=..." is "fuzz/android:opts"), else "" (socket-knob records: their knob combinations are
+ * thousands, so they group under the generator alone).
  */
 void fp_profile_of(const char *knobs, char *out, size_t n);
 
-/* Distinct (generator, profile, fingerprint) groups kept; more are counted as dropped. */
-#define FP_GROUPS_MAX 512
+/*
+ * summary.json counts fingerprints per generator and direction (the per-profile table is
+ * `syntwin fingerprints`, from connections.jsonl): the summary stays small enough for the
+ * space the server holds back for it on a full disk.
+ */
+#define FP_GENS_MAX 32		/* (generator, direction) entries; more are counted as dropped */
+#define FP_DISTINCT_MAX 4096	/* distinct fingerprints counted exactly per entry */
 
-struct fp_group {
-	char gen[24], profile[64], direction[8];
-	char ja4t[JA4T_MAX], label[P0F_LABEL_MAX];
+struct fp_gen {
+	char gen[24], direction[8];
 	uint64_t records;
+	uint64_t *hash, *count;		/* FP_DISTINCT_MAX * 2 slots, open addressing; 0: free */
+	uint32_t distinct;
+	bool more;			/* more than FP_DISTINCT_MAX distinct: a lower bound */
+	char top_ja4t[JA4T_MAX], top_label[P0F_LABEL_MAX];
+	uint64_t top_records;
 };
 
 /* One row of "changed": records with both copies under one verdict or reason. */
@@ -52,12 +62,12 @@ struct fp_stats {
 	uint64_t both;			/* records with a fingerprint through both witnesses */
 	uint64_t ja4t_agree, p0f_agree, label_agree;
 	struct fp_change by_reason[R_MAX], by_verdict[V_MAX];
-	struct fp_group *groups;	/* FP_GROUPS_MAX of them, allocated on first use */
-	uint64_t ngroups, groups_dropped;
+	struct fp_gen gens[FP_GENS_MAX];
+	uint64_t ngens, gens_dropped;
 };
 
-/* Count record @c: its groups by the witness's fingerprint (the native's where the witness has
- * none), and whether the two agree. */
+/* Count record @c: its generator's fingerprints (the witness's copy's; the native's where the
+ * witness has none), and whether the two copies' agree. */
 void fp_stats_add(struct fp_stats *s, const struct conn_record *c, const struct record_fp *fp);
 void fp_stats_json(struct json_out *j, const struct fp_stats *s);
 void fp_stats_free(struct fp_stats *s);

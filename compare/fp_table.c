@@ -232,7 +232,8 @@ static void print(struct table *t, FILE *out)
 		if (r->p0f_checked)
 			snprintf(agree, sizeof(agree), "%llu/%llu", (unsigned long long)r->p0f_agree,
 				 (unsigned long long)r->p0f_checked);
-		fprintf(out, "%-14s %-26s %-7s %7llu %9llu %9llu %9s  %-40s %s\n", r->gen, r->profile,
+		fprintf(out, "%-14s %-26s %-7s %7llu %9llu %9llu %9s  %-40s %s\n", r->gen,
+			*r->profile ? r->profile : "-",
 			r->dir, (unsigned long long)r->records, (unsigned long long)r->same_ja4t,
 			(unsigned long long)r->same_label, agree, r->ja4t,
 			*r->label ? r->label : "(p0f does not fingerprint it)");

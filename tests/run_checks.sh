@@ -74,8 +74,15 @@ fingerprints_exact() {
 	check [ "$(jc "$both")" -gt 0 ]
 	check [ "$(sj .fingerprints.ja4t_agree)" = "$(jc "$both and .ja4t_native == .ja4t_bpf")" ]
 	check [ "$(sj .fingerprints.p0f_label_agree)" = "$(jc "$both and .p0f_label_native == .p0f_label_bpf")" ]
-	check [ "$(sj '[.fingerprints.seen[].records] | add')" = "$(jc 'true')" ]
-	check [ "$(sj .fingerprints.groups_dropped)" = 0 ]
+	check [ "$(sj '[.fingerprints.generators[].records] | add')" = "$(jc 'true')" ]
+	check [ "$(sj .fingerprints.generators_dropped)" = 0 ]
+	# each generator's distinct fingerprints (the witness's copy's, else the kernel's), exactly
+	for g in $(sj '.fingerprints.generators[] | select(.distinct_is_lower_bound | not) | "\(.gen)/\(.direction)"'); do
+		check [ "$(sj ".fingerprints.generators[] | select(.gen == \"${g%/*}\" and .direction == \"${g#*/}\") | .distinct")" = \
+			"$(jq -s "[.[] | select(.gen == \"${g%/*}\" and .direction == \"${g#*/}\") |
+				if .ja4t_bpf != \"\" or .p0f_bpf != \"\" then [.ja4t_bpf, .p0f_label_bpf] else [.ja4t_native, .p0f_label_native] end] |
+				unique | length" "$out/connections.jsonl")" ]
+	done
 	"$ROOT/syntwin" fingerprints "$out" >"$tmp/fingerprints" 2>&1
 	check [ $? = 0 ]
 	p0f=$(jc '.direction == "passive" and .p0f_bpf != ""')
