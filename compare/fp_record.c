@@ -21,11 +21,16 @@ void record_fp_compute(const struct p0f_db *db, const struct conn_record *c,
 		       struct record_fp *fp)
 {
 	size_t nm = report_native_mac_len(c);
+	const uint8_t *n = c->native && c->native_len > nm ? c->native + nm : NULL;
+	const uint8_t *b = c->bpf && c->bpf_len > c->bpf_mac_len ? c->bpf + c->bpf_mac_len : NULL;
+	size_t nl = n ? c->native_len - nm : 0, bl = b ? c->bpf_len - c->bpf_mac_len : 0;
 
-	one(db, c->native && c->native_len > nm ? c->native + nm : NULL,
-	    c->native_len > nm ? c->native_len - nm : 0, &fp->native);
-	one(db, c->bpf && c->bpf_len > c->bpf_mac_len ? c->bpf + c->bpf_mac_len : NULL,
-	    c->bpf_len > c->bpf_mac_len ? c->bpf_len - c->bpf_mac_len : 0, &fp->bpf);
+	one(db, n, nl, &fp->native);
+	/* most records are identical from the IP header on: one computation serves both */
+	if (n && b && nl == bl && !memcmp(n, b, nl))
+		fp->bpf = fp->native;
+	else
+		one(db, b, bl, &fp->bpf);
 }
 
 void fp_profile_of(const char *knobs, char *out, size_t n)
