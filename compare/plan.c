@@ -50,7 +50,7 @@ int plan_make(const struct plan_input *in, struct plan *p, char *err, size_t err
 	/* in the middle: the half after it runs while the listener still counts as recently
 	 * flooded, where a kernel must save SYNs as usual */
 	p->cookie_at = p->sockets / 2;
-	if (!strcmp(m, "default") || !strcmp(m, "crafted")) {
+	if ((!strcmp(m, "default") || !strcmp(m, "crafted")) && !(in->shards > 1 && in->shard)) {
 		p->held_back = PLANNED_HELD_BACK;
 		p->abandoned = PLANNED_ABANDONED;
 		p->dup_synack = in->active ? PLANNED_DUP_SYNACK : 0;
@@ -60,9 +60,9 @@ int plan_make(const struct plan_input *in, struct plan *p, char *err, size_t err
 	p->seed_fuzz = in->seed + 7;
 	p->seed_tap = in->seed + 13;
 	p->client_mix = strcmp(m, "plain") ? "default" : "plain";
-	/* every connection, or in a rerun what each generator selects; the planned handshakes
-	 * are made again in a rerun (none of them is identical, by design) */
-	if (in->rerun) {
+	/* every connection, or in a rerun or a shard what each generator selects; the planned
+	 * handshakes are made again in a rerun (none of them is identical, by design) */
+	if (in->rerun || in->selected) {
 		uint64_t sel_sockets = p->sockets ? in->rerun_sockets : 0;
 
 		p->expect = (p->crafted ? in->rerun_crafted : 0) + (p->fuzz ? in->rerun_fuzz : 0) +
@@ -92,6 +92,8 @@ char *plan_json(const struct plan_input *in, const struct plan *p)
 	json_str(&j, "mix", in->mix);
 	json_bool(&j, "active", in->active);
 	json_bool(&j, "rerun", in->rerun);
+	json_u64(&j, "shard", in->shards > 1 ? in->shard : 0);
+	json_u64(&j, "shards", in->shards > 1 ? in->shards : 1);
 	json_open(&j, "generators", '{');
 	json_u64(&j, "sockets", p->sockets);
 	json_u64(&j, "crafted", p->crafted);

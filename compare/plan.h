@@ -23,6 +23,11 @@ struct plan_input {
 	 * run's records (its --count), for a rerun of that mix */
 	bool rerun;
 	uint64_t replay, rerun_crafted, rerun_fuzz, rerun_tap, rerun_sockets;
+	/* a shard (shards > 1): the generators make the indexes i % shards == shard of the whole
+	 * run's sequences, their counts given as for a rerun (selected); the planned handshakes
+	 * are all made by shard 0 */
+	bool selected;		/* the rerun_* counts hold what each generator makes */
+	uint64_t shard, shards;
 };
 
 struct plan {

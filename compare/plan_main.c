@@ -4,6 +4,7 @@
  * runs. compare/run-guest.sh starts the server and the generators from it.
  * usage: syntwin-plan --out DIR --connections N --seed S --mix MIX [--active]
  *        [--replay SYNS] [--rerun CRAFTED,FUZZ,TAP,SOCKETS]
+ *        [--shard I/N --selected CRAFTED,FUZZ,TAP,SOCKETS]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,10 +16,12 @@
 
 static const char usage[] =
 	"usage: syntwin-plan --out DIR --connections N --seed S --mix MIX [--active]\n"
-	"                    [--replay SYNS] [--rerun CRAFTED,FUZZ,TAP,SOCKETS]\n";
+	"                    [--replay SYNS] [--rerun CRAFTED,FUZZ,TAP,SOCKETS]\n"
+	"                    [--shard I/N --selected CRAFTED,FUZZ,TAP,SOCKETS]\n";
 
-/* --rerun's four counts, each what that generator selects of the earlier run. */
-static int parse_rerun(const char *v, struct plan_input *in, char *err, size_t errlen)
+/* --rerun's (--selected's) four counts, each what that generator selects of the earlier run
+ * (of its whole sequence). */
+static int parse_counts(const char *v, struct plan_input *in, char *err, size_t errlen)
 {
 	uint64_t *dst[4] = { &in->rerun_crafted, &in->rerun_fuzz, &in->rerun_tap,
 			     &in->rerun_sockets };
@@ -38,7 +41,22 @@ static int parse_rerun(const char *v, struct plan_input *in, char *err, size_t e
 			snprintf(err, errlen, "--rerun: '%s' is not four counts", v);
 		return -1;
 	}
-	in->rerun = true;
+	return 0;
+}
+
+static int parse_shard(const char *v, struct plan_input *in, char *err, size_t errlen)
+{
+	char *e1, *e2;
+	unsigned long long i = strtoull(v, &e1, 10), n;
+
+	n = e1 != v && *e1 == '/' ? strtoull(e1 + 1, &e2, 10) : 0;
+	if (*v == '-' || e1 == v || *e1 != '/' || e2 == e1 + 1 || *e2 || n < 1 || n > 1024 ||
+	    i >= n) {
+		snprintf(err, errlen, "--shard '%s': I/N with 0 <= I < N <= 1024", v);
+		return -1;
+	}
+	in->shard = i;
+	in->shards = n;
 	return 0;
 }
 
@@ -68,8 +86,13 @@ static int parse(int argc, char **argv, struct plan_input *in, const char **dir,
 			in->mix = v;
 		else if (!strcmp(a, "--replay"))
 			rc = parse_u64_range(a, v, 0, 100000000, &in->replay, err, errlen);
-		else if (!strcmp(a, "--rerun"))
-			rc = parse_rerun(v, in, err, errlen);
+		else if (!strcmp(a, "--rerun") || !strcmp(a, "--selected")) {
+			rc = parse_counts(v, in, err, errlen);
+			in->rerun |= !strcmp(a, "--rerun");
+			in->selected = true;
+		}
+		else if (!strcmp(a, "--shard"))
+			rc = parse_shard(v, in, err, errlen);
 		else
 			snprintf(err, errlen, "unknown option '%s'", a), rc = -1;
 		if (rc)
@@ -77,6 +100,10 @@ static int parse(int argc, char **argv, struct plan_input *in, const char **dir,
 	}
 	if (!*dir || !in->connections || !in->mix) {
 		snprintf(err, errlen, "--out, --connections and --mix are required");
+		return -1;
+	}
+	if ((in->shards > 1) != (in->selected && !in->rerun)) {
+		snprintf(err, errlen, "--shard and --selected go together");
 		return -1;
 	}
 	return 0;

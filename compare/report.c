@@ -282,8 +282,9 @@ static void pcapng_write(struct report *r, uint64_t n, const struct conn_record 
 	for (int i = 0; i < 2; i++) {
 		if (!p[i] || len[i] <= mac[i])
 			continue;
-		snprintf(comment, sizeof(comment), "record %llu, %s %s, mode %d: %s: %s%s%s%s%s%s",
-			 (unsigned long long)n, c->direction ? c->direction : "passive",
+		snprintf(comment, sizeof(comment), "record %llu%s%s, %s %s, mode %d: %s: %s%s%s%s%s%s",
+			 (unsigned long long)n, r->shard && *r->shard ? " of shard " : "",
+			 r->shard ? r->shard : "", c->direction ? c->direction : "passive",
 			 c->direction && !strcmp(c->direction, "active") ? "SYN-ACK" : "SYN", c->mode,
 			 who[i], verdict_names[res->verdict], *reason_names[res->reason] ? " (" : "",
 			 reason_names[res->reason], *reason_names[res->reason] ? ")" : "",
@@ -353,6 +354,14 @@ int report_conn(struct report *r, const struct conn_record *c)
 	PUT_LIT(&l, "\"");
 	if (c->fp)
 		put_fp(&l, c->fp);
+	if (c->shape) {
+		char h[17];
+
+		snprintf(h, sizeof(h), "%016llx", (unsigned long long)c->shape);
+		PUT_LIT(&l, ",\"shape\":\"");
+		put_str(&l, h);
+		PUT_LIT(&l, "\"");
+	}
 	if (hex) {
 		PUT_LIT(&l, ",\"native\":\"");
 		if (c->native && c->native_len <= 512)

@@ -35,6 +35,7 @@ struct conn_record {
 	char bpf_vlan[16];		/* the capture's VLAN metadata "proto:id", "" if none */
 	unsigned int copies;		/* copies of the SYN the witness saw (0: no capture) */
 	const struct record_fp *fp;	/* both copies' fingerprints (fp_record.h); NULL: none */
+	uint64_t shape;			/* the witness's SYN's shape (distinct_syn_shapes); 0: none */
 };
 
 /* How many of the native copy's first bytes are link layer (mode 2: the MAC header). */
@@ -57,6 +58,7 @@ struct report {
 	int pcapng_errno;	/* its first write error (reported at close) */
 	uint64_t n;
 	bool hex_all;		/* both byte strings for every record, not only non-identical ones */
+	const char *shard;	/* "I/N" of a sharded run, named in the pcapng comments; "" if none */
 };
 
 /* Open connections.jsonl, mismatches.pcap(ng) and syns.pcap in @dir. Returns 0 or -1 (message printed). */

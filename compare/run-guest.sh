@@ -6,9 +6,11 @@
 # On a kernel that saves SYN-ACK headers for active opens (kernel-series/VER/0002, seen as the
 # TCPSynAckSaved counter), every client socket also checks the active direction: the witness
 # watches c0 too, and the client sends each saved SYN-ACK to the server for comparison.
-# usage: run-guest.sh CONNECTIONS SEED SERIES_HASH ENTRIES MIX PARALLEL RERUN [SERVER ARGS...]
+# usage: run-guest.sh CONNECTIONS SEED SERIES_HASH ENTRIES MIX PARALLEL RERUN SHARD [SERVER ARGS...]
 # RERUN 1: rerun.jsonl in the share is an earlier run's records (same CONNECTIONS, SEED, MIX);
 # only the connections that were not identical there are made again.
+# SHARD I/N (or -): each generator makes only the indexes i % N == I of the whole run's sequence
+# (gen/rerun.h), the planned handshakes only in shard 0; `syntwin merge` joins the N results.
 # --test-fault panic|kill-server (TEST ONLY, first of the server args): the server does it right
 # after its 1,500th record reached the disk (tests/faults.sh knows that number).
 # Environment: SYNTWIN_OUT (default /mnt/share), where results go.
@@ -19,8 +21,8 @@ out=${SYNTWIN_OUT:-/mnt/share}
 up() { cut -d ' ' -f 1 /proc/uptime; }
 since() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 t_start=$(up)
-n=$1 seed=$2 shash=$3 entries=$4 mix=$5 parallel=$6 rerun=$7
-shift 7
+n=$1 seed=$2 shash=$3 entries=$4 mix=$5 parallel=$6 rerun=$7 shard=$8
+shift 8
 splat=
 if [ "${1:-}" = --test-fault ]; then
 	case $2 in
@@ -29,8 +31,10 @@ if [ "${1:-}" = --test-fault ]; then
 	*) echo "syntwin: --test-fault '$2' is not panic, kill-server or splat" >&2; exit 2 ;;
 	esac
 fi
+# rr: the generators' selection, an earlier run's or a shard's (gen/rerun.h)
 rr=
 [ "$rerun" = 0 ] || rr="--rerun $out/rerun.jsonl"
+[ "$shard" = - ] || rr="--shard $shard"
 /src/compare/topology.sh up
 # However this ends, the guest is left as it was (so a test can run it twice in one boot).
 trap 'syntwin-loader detach >/dev/null 2>&1; /src/compare/topology.sh down >/dev/null 2>&1' EXIT
@@ -73,6 +77,18 @@ elif [ "$rerun" = 1 ]; then
 	c1=$(syntwin-crafted $rr --count) && c2=$(syntwin-crafted --fuzz $rr --count) &&
 		c3=$(syntwin-crafted --tap $rr --count) && c4=$(syntwin-client $rr --count) || exit 2
 	plan_args="$plan_args --rerun $c1,$c2,$c3,$c4"
+elif [ "$shard" != - ]; then
+	# each generator counts its slice of the whole run's share (the whole plan first)
+	# shellcheck disable=SC2086
+	syntwin-plan --out /tmp $plan_args || exit 2
+	eval "$(jq -r '.generators | "wc=\(.crafted) wf=\(.fuzz) wt=\(."crafted-tap") ws=\(.sockets)"' /tmp/plan.json)" ||
+		exit 2
+	# shellcheck disable=SC2086
+	c1=$(syntwin-crafted --connections "$wc" --seed "$seed" $rr --count) &&
+		c2=$(syntwin-crafted --fuzz --connections "$wf" $rr --count) &&
+		c3=$(syntwin-crafted --tap --connections "$wt" $rr --count) &&
+		c4=$(syntwin-client --connections "$ws" $rr --count) || exit 2
+	plan_args="$plan_args --shard $shard --selected $c1,$c2,$c3,$c4"
 fi
 # shellcheck disable=SC2086
 syntwin-plan --out "$out" $plan_args || exit 2
@@ -87,7 +103,7 @@ eval "$(jq -r '.generators as $g | .seeds as $s |
 t_attached=$(up)
 rm -f /tmp/server-ready
 syntwin-server --out "$out" --connections "$expect" --active "$expect_active" \
-	--seed "$seed" --series-hash "$shash" --mix "$mix" --ready-file /tmp/server-ready \
+	--seed "$seed" --series-hash "$shash" --mix "$mix" --ready-file /tmp/server-ready --shard "$shard" \
 	--held-back "$nheld" --abandoned "$nabandoned" --dup-synack "$ndup" "$@" &
 spid=$!
 i=0

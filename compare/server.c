@@ -50,6 +50,7 @@
 
 struct opts {
 	const char *out, *netns, *series_hash, *ready_file, *mix, *rerun_of, *p0f_db;
+	const char *shard;	/* "I/N" of a sharded run (run-guest.sh), "" or "-": not one */
 	uint64_t connections, seed, small_buffer_permille, idle_s, test_corrupt, active;
 	uint64_t test_fault_after;	/* TEST ONLY: after this many records, test_fault */
 	bool test_corrupt_covered;	/* TEST ONLY: corrupt_covered() */
@@ -116,7 +117,7 @@ static const char usage[] =
 	"                      [--rerun-of DIR] [--test-corrupt K]\n"
 	"                      [--held-back H --abandoned A --dup-synack D]\n"
 	"                      [--test-fault kill-server|panic --test-fault-after N]\n"
-	"                      [--p0f-db FILE]\n"
+	"                      [--p0f-db FILE] [--shard I/N]\n"
 	"  --hex-all         both byte strings in every JSONL record, not only differing ones\n"
 	"  --active N        also expect N active-direction records from syntwin-client\n"
 	"  --p0f-db FILE     p0f's database for the records' p0f labels (/etc/p0f/p0f.fp)\n"
@@ -133,7 +134,7 @@ static int parse(int argc, char **argv, struct opts *o)
 	char err[256];
 
 	*o = (struct opts){ .netns = "server", .series_hash = "", .mix = "", .rerun_of = "",
-			    .p0f_db = "/etc/p0f/p0f.fp",
+			    .p0f_db = "/etc/p0f/p0f.fp", .shard = "",
 			    .connections = 10000,
 			    .seed = 1, .small_buffer_permille = 50, .idle_s = 30 };
 	for (int i = 1; i < argc; i++) {
@@ -166,6 +167,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->rerun_of = v;
 		else if (!strcmp(a, "--p0f-db"))
 			o->p0f_db = v;
+		else if (!strcmp(a, "--shard"))
+			o->shard = strcmp(v, "-") ? v : "";
 		else if (!strcmp(a, "--connections"))
 			rc = parse_u64_range(a, v, 0, 100000000, &o->connections, err, sizeof(err));
 		else if (!strcmp(a, "--seed"))
@@ -598,8 +601,10 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 			count_gen(st, c->gen, &res);
 	} else {
 		st->conns++;
-		if (have_bpf)
-			count_shape(st, shape_of(rec.data, rec.cap_len, rec.mac_len));
+		if (have_bpf) {
+			c->shape = shape_of(rec.data, rec.cap_len, rec.mac_len);
+			count_shape(st, c->shape);
+		}
 		count_gen(st, c->gen, &res);
 	}
 	st->verdict[res.verdict]++;
@@ -700,6 +705,23 @@ static void attach_label(struct conn_record *c, const struct label_flow *f, bool
 	}
 }
 
+/*
+ * Is this passive connection's saved SYN also read with a too-small buffer? Drawn from the run's
+ * seed and the connection's own label (generator and index), so that a connection is checked
+ * alike in every run of the seed, sharded or not, in whatever order the accepts come; a
+ * connection without a label draws from the server's own sequence.
+ */
+static bool small_buffer_check(const struct opts *o, const struct conn_record *c, uint64_t *rng)
+{
+	uint64_t s = o->seed ^ (c->gen_index + 1) * 0x9e3779b97f4a7c15ull;
+
+	if (!c->gen)
+		return rng_permille(rng, (unsigned int)o->small_buffer_permille);
+	for (const char *p = c->gen; *p; p++)
+		s = (s ^ (uint8_t)*p) * 0x100000001b3ull;
+	return rng_permille(&s, (unsigned int)o->small_buffer_permille);
+}
+
 /* A passive connection: the accepted socket's saved SYN. */
 static void one_socket(int fd, int family, int mode, int ufd, const struct opts *o,
 		       uint64_t *rng, struct capture_client *cc, struct report *rep,
@@ -735,7 +757,7 @@ static void one_socket(int fd, int family, int mode, int ufd, const struct opts 
 		f.dport = c.dport;
 	}
 	attach_label(&c, &f, have_key, have_key ? k.seq : 0, ufd, &keep, o, cc, rep, st);
-	check = rng_permille(rng, (unsigned int)o->small_buffer_permille);
+	check = small_buffer_check(o, &c, rng);
 	st->small_buffer_checks += check;
 	n = read_native_checked(fd, check, native, sizeof(native), small, sizeof(small));
 	compare_one(&c, native, n, small, o, cc, rep, st);
@@ -1337,6 +1359,7 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 	json_u64(&j, "seed", o->seed);
 	json_str(&j, "mix", o->mix);
 	json_str(&j, "rerun_of", o->rerun_of);
+	json_str(&j, "shard", o->shard);
 	json_bool(&j, "partial", st->partial);
 	json_close(&j);
 	doc = json_done(&j);
@@ -1547,6 +1570,7 @@ int main(int argc, char **argv)
 	if (enter_netns(o.netns) || rx_env_init() || capture_client_open(&cc) ||
 	    !(mem = saved_syn_mem_open_pinned()) || report_open(&rep, o.out))
 		return 2;
+	rep.shard = o.shard;
 	if (reserve_space(o.out)) {
 		fprintf(stderr, "syntwin-server: cannot write %s/%s: %s\n", o.out, RESERVE_NAME,
 			strerror(errno));

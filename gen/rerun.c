@@ -46,6 +46,7 @@ int rerun_load(const char *jsonl, const char *gen, struct rerun_set *set)
 
 	set->idx = NULL;
 	set->n = 0;
+	set->from_run = true;
 	if (!f) {
 		perror(jsonl);
 		return -1;
@@ -77,7 +78,33 @@ int rerun_load(const char *jsonl, const char *gen, struct rerun_set *set)
 	return 0;
 }
 
+int shard_parse(const char *v, struct rerun_set *set, char *err, size_t errlen)
+{
+	char *e1, *e2;
+	unsigned long long i = strtoull(v, &e1, 10), n;
+
+	if (e1 == v || *e1 != '/' || !e1[1] || e1[1] == '-') {
+		snprintf(err, errlen, "--shard '%s' is not I/N", v);
+		return -1;
+	}
+	n = strtoull(e1 + 1, &e2, 10);
+	if (*e2 || *v == '-' || n < 1 || n > 1024 || i >= n) {
+		snprintf(err, errlen, "--shard '%s': I/N with 0 <= I < N <= 1024", v);
+		return -1;
+	}
+	set->shard = i;
+	set->shards = n;
+	return 0;
+}
+
+bool rerun_active(const struct rerun_set *set)
+{
+	return set->from_run || set->shards > 1;
+}
+
 bool rerun_has(const struct rerun_set *set, uint64_t i)
 {
-	return bsearch(&i, set->idx, set->n, sizeof(*set->idx), cmp) != NULL;
+	if (set->shards > 1 && i % set->shards != set->shard)
+		return false;
+	return !set->from_run || bsearch(&i, set->idx, set->n, sizeof(*set->idx), cmp) != NULL;
 }

@@ -46,13 +46,13 @@ static const char usage[] =
 	"usage: syntwin-client [--connections N] [--seed S] [--netns NAME] [--mix default|plain]\n"
 	"                      [--parallel K] [--active] [--small-buffer-permille P]\n"
 	"                      [--syncookie-tail N [--syncookie-at I]] [--server4 A] [--server6 A]\n"
-	"                      [--rerun JSONL [--count]]\n";
+	"                      [--rerun JSONL] [--shard I/N] [--count]\n";
 
 struct opts {
 	uint64_t n, seed, small, parallel, cookie_tail;
 	int64_t cookie_at;	/* first connection with syncookies forced; -1: the last cookie_tail */
-	const char *netns, *s4, *s6, *rerun;
-	bool count;
+	const char *netns, *s4, *s6, *rerun, *shard;
+	bool count;	/* print how many connections the selection makes, and exit */
 	const struct knob_mix *mix;
 	bool active;
 };
@@ -111,6 +111,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->netns = v;
 		else if (!strcmp(a, "--rerun"))
 			o->rerun = v;
+		else if (!strcmp(a, "--shard"))
+			o->shard = v;
 		else if (!strcmp(a, "--server4"))
 			o->s4 = v;
 		else if (!strcmp(a, "--server6"))
@@ -406,10 +408,21 @@ int main(int argc, char **argv)
 
 	if (parse(argc, argv, &o))
 		return 2;
+	char err[128];
+
 	if (o.rerun && rerun_load(o.rerun, "sockets", &only))
 		return 2;
+	if (o.shard && shard_parse(o.shard, &only, err, sizeof(err))) {
+		fprintf(stderr, "syntwin-client: %s\n", err);
+		return 2;
+	}
 	if (o.count) {
-		printf("%zu\n", only.n);
+		/* a rerun's selection is the earlier run's indexes; a shard's is a slice of --connections */
+		uint64_t cnt = 0, end = only.from_run ? only.n : o.n;
+
+		for (uint64_t j = 0; j < end; j++)
+			cnt += rerun_has(&only, only.from_run ? only.idx[j] : j);
+		printf("%llu\n", (unsigned long long)cnt);
 		return 0;
 	}
 	rng = o.seed;
@@ -446,8 +459,8 @@ int main(int argc, char **argv)
 			if (slots[j].fd < 0)
 				s = &slots[j];
 		knobs_pick(&rng, i, o.mix, &k);
-		if (o.rerun && !rerun_has(&only, i)) {
-			/* not rerun: draw what making it would have drawn, so the rest stays equal */
+		if (rerun_active(&only) && !rerun_has(&only, i)) {
+			/* not selected: draw what making it would have drawn, so the rest stays equal */
 			if (k.src_port)
 				pick_port(&rng);
 			if (o.active)

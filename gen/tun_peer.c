@@ -519,7 +519,7 @@ static int replay_one(const struct pcap_syn *p, void *arg)
 		return 0;
 	}
 	r->i++;
-	if (rerun_file && !rerun_has(&only, p->packet)) {
+	if (rerun_active(&only) && !rerun_has(&only, p->packet)) {
 		r->i--;
 		return 0;
 	}
@@ -568,11 +568,86 @@ static int replay(const char *file, int count_only)
 	return failed ? 1 : 0;
 }
 
+/*
+ * The crafted or fuzzed run: @n connections, every shape that must connect taking a turn,
+ * round robin, each must-drop one sent once; those the selection (--rerun, --shard) leaves out
+ * are walked past, drawing what they would draw. With @dry nothing is sent: returns how many
+ * connections the selection makes. Otherwise returns 0, or -1 on a failure to go on.
+ */
+static int64_t walk(uint64_t n, uint64_t seed, bool dry)
+{
+	uint64_t rng = seed, good = 0, sent_bad = 0, i = 0;
+	int64_t counted = 0;
+
+	for (size_t k = 0; k < nshapes; k++)
+		good += !shapes[k].bad;
+	if (!good)
+		n = 0;
+	for (uint64_t c = 0; c < n || (!fuzz_mode && sent_bad < nshapes - good); i++) {
+		const struct syn_shape *s = &shapes[i % nshapes];
+		struct syn_shape fz;
+
+		if (fuzz_mode) {
+			/* a good base shape, mutated; must-drop ones are not fuzzed */
+			while (shapes[i % nshapes].bad)
+				i++;
+			fuzz_shape(&shapes[i % nshapes], &rng, &fz);
+			s = &fz;
+		}
+		/* fuzz runs after the profile run: other ports, or the server's TIME_WAIT sockets of
+		 * the same 4-tuples would turn some SYNs away */
+		uint16_t sport = (uint16_t)((fuzz_mode ? 2000 : SPORT_BASE) + i % 28000);
+		uint16_t dport = (uint16_t)(TOPO_PORT_BASE + i % 2);
+		uint32_t isn = (uint32_t)rng_next(&rng);
+		struct flow f = flow_of(s, sport, dport);
+		uint8_t pkt[CRAFT_MAX];
+		size_t len;
+
+		if (s->bad ? i >= nshapes : (c >= n || !good))
+			continue;
+		if (rerun_active(&only) && !rerun_has(&only, i)) {
+			/* not selected: walk past it as the whole run does */
+			if (s->bad)
+				sent_bad++;
+			else
+				c++;
+			continue;
+		}
+		if (dry) {
+			counted += !s->bad;
+			if (s->bad)
+				sent_bad++;
+			else
+				c++;
+			continue;
+		}
+		if (tell(s, sport, dport, isn, i)) {
+			log_err("telling the server about %s", s->name);
+			return -1;
+		}
+		len = craft_syn(s, &f, isn, pkt);
+		if (s->bad)
+			sent_bad++;
+		else
+			c++;
+		if (one_syn(pkt, len, s->family, sport, dport, isn, shape_tsval(s), s->name, s->bad,
+			    s->rexmit ? s : NULL, &f)) {
+			failed++;
+			continue;
+		}
+		if (s->bad)
+			rejected_sent++;
+		else
+			made++;
+	}
+	return dry ? counted : 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = "/src/gen/profiles", *dev = "tun0", *replay_file = NULL;
 	int count_only = 0;
-	uint64_t n = 100, seed = 1, rng;
+	uint64_t n = 100, seed = 1;
 	struct plan pl = { 0 };
 	int plan = 0;
 	char err[256];
@@ -609,6 +684,8 @@ int main(int argc, char **argv)
 			replay_file = v;
 		else if (!strcmp(a, "--rerun"))
 			rerun_file = v;
+		else if (!strcmp(a, "--shard"))
+			rc = shard_parse(v, &only, err, sizeof(err));
 		else {
 			fprintf(stderr, "usage: syntwin-crafted --connections N [--seed S] "
 					"[--profiles DIR] [--dev tun0]\n");
@@ -619,7 +696,6 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	rng = seed;
 	run_seed = seed;
 	if (peer_addresses(tap_mode))
 		return 2;
@@ -635,14 +711,20 @@ int main(int argc, char **argv)
 		return replay(replay_file, 0);
 	}
 	if (count_only) {
-		/* the connections a rerun makes: the selected indexes that are not must-drop */
-		uint64_t cnt = 0;
+		/* the connections the selection makes: a rerun's are the earlier run's indexes that
+		 * are not must-drop; a shard's, its slice of the walk */
+		int64_t cnt = 0;
 
 		if (load_profiles(dir))
 			return 2;
-		for (size_t j = 0; j < only.n; j++)
-			cnt += fuzz_mode || !shapes[only.idx[j] % nshapes].bad;
-		printf("%llu\n", (unsigned long long)cnt);
+		if (rerun_file) {
+			for (size_t j = 0; j < only.n; j++)
+				cnt += rerun_has(&only, only.idx[j]) &&
+				       (fuzz_mode || !shapes[only.idx[j] % nshapes].bad);
+		} else {
+			cnt = walk(n, seed, true);
+		}
+		printf("%lld\n", (long long)cnt);
 		return 0;
 	}
 	if (plan && pl.held_back + pl.abandoned > PLAN_MAX) {
@@ -659,62 +741,8 @@ int main(int argc, char **argv)
 	    (tun = open_tun(dev)) < 0)
 		return 2;
 
-	/* Every shape that must connect gets a turn, round robin; each bad one is sent once. */
-	uint64_t good = 0, sent_bad = 0, i = 0;
-
-	for (size_t k = 0; k < nshapes; k++)
-		good += !shapes[k].bad;
-	if (!good)
-		n = 0;
-	for (uint64_t c = 0; c < n || (!fuzz_mode && sent_bad < nshapes - good); i++) {
-		const struct syn_shape *s = &shapes[i % nshapes];
-		struct syn_shape fz;
-
-		if (fuzz_mode) {
-			/* a good base shape, mutated; must-drop ones are not fuzzed */
-			while (shapes[i % nshapes].bad)
-				i++;
-			fuzz_shape(&shapes[i % nshapes], &rng, &fz);
-			s = &fz;
-		}
-		/* fuzz runs after the profile run: other ports, or the server's TIME_WAIT sockets of
-		 * the same 4-tuples would turn some SYNs away */
-		uint16_t sport = (uint16_t)((fuzz_mode ? 2000 : SPORT_BASE) + i % 28000);
-		uint16_t dport = (uint16_t)(TOPO_PORT_BASE + i % 2);
-		uint32_t isn = (uint32_t)rng_next(&rng);
-		struct flow f = flow_of(s, sport, dport);
-		uint8_t pkt[CRAFT_MAX];
-		size_t len;
-
-		if (s->bad ? i >= nshapes : (c >= n || !good))
-			continue;
-		if (rerun_file && !rerun_has(&only, i)) {
-			/* not rerun: walk past it as the earlier run did */
-			if (s->bad)
-				sent_bad++;
-			else
-				c++;
-			continue;
-		}
-		if (tell(s, sport, dport, isn, i)) {
-			log_err("telling the server about %s", s->name);
-			return 2;
-		}
-		len = craft_syn(s, &f, isn, pkt);
-		if (s->bad)
-			sent_bad++;
-		else
-			c++;
-		if (one_syn(pkt, len, s->family, sport, dport, isn, shape_tsval(s), s->name, s->bad,
-			    s->rexmit ? s : NULL, &f)) {
-			failed++;
-			continue;
-		}
-		if (s->bad)
-			rejected_sent++;
-		else
-			made++;
-	}
+	if (walk(n, seed, false) < 0)
+		return 2;
 	/* the last connections' FINs */
 	pump(1500, 0, 0, NULL);
 	printf("%s: %llu connections from %zu %sshapes, %llu SYNs the kernel must drop, %llu "

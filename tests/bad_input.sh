@@ -69,6 +69,18 @@ printf '{\n  "seed": 1\n}\n' >"$tmp/summary.json"
 bad "lacks seed, expected_connections or mix" -- "$S" run --rerun "$tmp" --out "$tmp/o"
 rm -f "$tmp/summary.json" "$tmp/connections.jsonl"
 
+# run --shard, merge, fingerprints
+bad "run: --shard '3' is not I/N" -- "$S" run --shard 3
+bad "run: --shard's N 0 is out of range (1..1024)" -- "$S" run --shard 0/0
+bad "run: --shard's I 4 is out of range (0..3)" -- "$S" run --shard 4/4
+bad "run: --shard's I 'x' is not a non-negative number" -- "$S" run --shard x/4
+bad "run: --shard needs I/N" -- "$S" run --shard
+mkdir -p "$tmp/earlier" && echo '{"seed": 1, "requested_connections": 10, "mix": "default"}' >"$tmp/earlier/summary.json" && : >"$tmp/earlier/connections.jsonl"
+bad "run: --shard slices a seeded run: not a --rerun or a --replay" -- "$S" run --shard 1/2 --rerun "$tmp/earlier"
+bad "usage: syntwin merge OUT SHARD_DIR..." -- "$S" merge "$tmp/merged"
+bad "merge: $tmp/earlier/plan.json: no such file" -- "$S" merge "$tmp/merged" "$tmp/earlier"
+bad "fingerprints: $tmp/nowhere/connections.jsonl: no such file" -- "$S" fingerprints "$tmp/nowhere"
+
 # vm
 for f in smp mem timeout share; do
 	bad "vm: --$f needs a value" -- "$S" vm --$f

@@ -78,6 +78,18 @@ int main(void)
 	PLAN("s1000 c0 f0 t0 r0 | cookie 10@500 | h0 a0 d0 | expect 5/5 | seeds 1 1 4 8 14 | default",
 	     .connections = 1000, .seed = 1, .mix = "sockets", .active = true, .rerun = true,
 	     .rerun_crafted = 3, .rerun_fuzz = 1, .rerun_tap = 2, .rerun_sockets = 5);
+	/* a shard: each generator's slice of the whole run's sequence; the planned handshakes
+	 * all in shard 0, none in the others */
+	PLAN("s1840 c100 f40 t20 r0 | cookie 18@920 | h16 a24 d16 | expect 516/476 | "
+	     "seeds 5 5 8 12 18 | default",
+	     .connections = 2000, .seed = 5, .mix = "default", .active = true, .selected = true,
+	     .shard = 0, .shards = 4, .rerun_crafted = 25, .rerun_fuzz = 10, .rerun_tap = 5,
+	     .rerun_sockets = 460);
+	PLAN("s1840 c100 f40 t20 r0 | cookie 18@920 | h0 a0 d0 | expect 500/460 | "
+	     "seeds 5 5 8 12 18 | default",
+	     .connections = 2000, .seed = 5, .mix = "default", .active = true, .selected = true,
+	     .shard = 3, .shards = 4, .rerun_crafted = 25, .rerun_fuzz = 10, .rerun_tap = 5,
+	     .rerun_sockets = 460);
 	/* the smallest run: every share rounds down to nothing but the client's */
 	PLAN("s1 c0 f0 t0 r0 | cookie 0@0 | h16 a24 d16 | expect 17/17 | seeds 0 0 3 7 13 | default",
 	     .connections = 1, .seed = 0, .mix = "default", .active = true);
@@ -92,6 +104,16 @@ int main(void)
 					"\"fuzz\": 200, \"crafted-tap\": 100, \"replay\": 0, "
 					"\"held-back\": 16, \"abandoned\": 24, \"dup-synack\": 16}");
 		CHECK_STR_CONTAINS(doc, "\"expect\": 10016,\n  \"expect_active\": 9216");
+		CHECK_STR_CONTAINS(doc, "\"rerun\": false,\n  \"shard\": 0,\n  \"shards\": 1,");
+		free(doc);
+	}
+	in = (struct plan_input){ .connections = 2000, .seed = 5, .mix = "default", .selected = true,
+				  .shard = 2, .shards = 4, .rerun_sockets = 460 };
+	CHECK_EQ_INT(plan_make(&in, &p, NULL, 0), 0);
+	doc = plan_json(&in, &p);
+	CHECK(doc != NULL, "plan_json");
+	if (doc) {
+		CHECK_STR_CONTAINS(doc, "\"shard\": 2,\n  \"shards\": 4,");
 		free(doc);
 	}
 	return check_report("plan");

@@ -6,16 +6,23 @@
 # checks: the comparator run, the conformance suite, and the series' selftest. Exit 0 only if
 # the reference passes all three and every mutant fails at least one.
 #
-# usage: mutants.sh [--connections N] [--out DIR] [NAME|FILE.patch...]   (`syntwin mutants`)
+# usage: mutants.sh [--connections N] [--out DIR] [--shard I/N] [NAME|FILE.patch...]
+#        (`syntwin mutants`)
 # Each check's output is kept in DIR/<kernel>/<check>.log; the matrix in DIR/matrix.txt and
-# DIR/matrix.json.
+# DIR/matrix.json. --shard I/N: the mutants numbered i % N == I of the list (in its order), each
+# shard with the reference row, so the N matrices together are the whole one (a CI matrix).
 set -eu
 . "$(dirname "$0")/lib.sh"
 syntwin=$SYNTWIN_ROOT/syntwin
 mdir=$SYNTWIN_ROOT/kernel-series/mutants
-n=2000 out=
+n=2000 out= shard=
 while [ $# -gt 0 ]; do
 	case $1 in
+	--shard) [ $# -ge 2 ] || usage_die "mutants: --shard needs I/N"
+		case $2 in */*) ;; *) usage_die "mutants: --shard '$2' is not I/N" ;; esac
+		num_arg "mutants: --shard's N" "${2#*/}" 1 1024
+		num_arg "mutants: --shard's I" "${2%%/*}" 0 "$(expr "${2#*/}" - 1)"
+		shard=$2; shift 2 ;;
 	--connections) [ $# -ge 2 ] || usage_die "mutants: --connections needs a value"
 		num_arg "mutants: --connections" "$2" 1 100000000
 		n=$2; shift 2 ;;
@@ -26,6 +33,16 @@ while [ $# -gt 0 ]; do
 done
 if [ $# -eq 0 ]; then
 	set -- $(cd "$mdir" && ls ./*.patch | sed 's|^\./||; s|\.patch$||')
+fi
+if [ -n "$shard" ]; then
+	si=$(expr "${shard%%/*}" + 0) sn=$(expr "${shard#*/}" + 0) i=0 mine=
+	for m in "$@"; do
+		[ $((i % sn)) != "$si" ] || mine="$mine $m"
+		i=$((i + 1))
+	done
+	# shellcheck disable=SC2086 # names without white space (checked below)
+	set -- $mine
+	stage "mutants: shard $si/$sn:${mine:- no mutant, the reference alone}"
 fi
 kver=${SYNTWIN_KERNEL:-$(supported_kernels | head -n 1)}
 # A mutant is a NAME of kernel-series/mutants/NAME.patch (the same bug on every supported
@@ -153,7 +170,8 @@ one_kernel() {
 # matrix.json: the rows so far (one JSON object a line in $rows) and the outcome.
 matrix_json() { # survivors errors ok
 	printf '%s\n' "$rows" | jq -s --argjson n "$n" --arg s "$1" --arg e "$2" --argjson ok "$3" \
-		'{connections: $n, kernels: ., survivors: $s, errors: $e, ok: $ok}' >"$out/matrix.json"
+		--arg sh "$shard" \
+		'{connections: $n, shard: $sh, kernels: ., survivors: $s, errors: $e, ok: $ok}' >"$out/matrix.json"
 }
 
 printf '%-24s %6s  %-40s  %-40s  %s\n' kernel build comparator conformance selftest >"$out/matrix.txt"
