@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int parse_u64_range(const char *flag, const char *s, uint64_t min, uint64_t max,
 		    uint64_t *out, char *err, size_t errlen)
@@ -46,5 +47,21 @@ int parse_int_range(const char *flag, const char *s, int min, int max, int *out,
 	if (parse_u64_range(flag, s, (uint64_t)min, (uint64_t)max, &v, err, errlen))
 		return -1;
 	*out = (int)v;
+	return 0;
+}
+
+int parse_shard(const char *s, uint64_t *i, uint64_t *n, char *err, size_t errlen)
+{
+	const char *slash = strchr(s, '/');
+	char left[24];
+
+	if (!slash || (size_t)(slash - s) >= sizeof(left)) {
+		snprintf(err, errlen, "--shard '%s' is not I/N", s);
+		return -1;
+	}
+	snprintf(left, sizeof(left), "%.*s", (int)(slash - s), s);
+	if (parse_u64_range("--shard's N", slash + 1, 1, 1024, n, err, errlen) ||
+	    parse_u64_range("--shard's I", left, 0, *n - 1, i, err, errlen))
+		return -1;
 	return 0;
 }

@@ -14,5 +14,7 @@ int parse_u64_range(const char *flag, const char *s, uint64_t min, uint64_t max,
 		    uint64_t *out, char *err, size_t errlen);
 int parse_int_range(const char *flag, const char *s, int min, int max, int *out,
 		    char *err, size_t errlen);
+/* "I/N", 0 <= I < N <= 1024 (--shard). Returns 0, or -1 with a message in @err. */
+int parse_shard(const char *s, uint64_t *i, uint64_t *n, char *err, size_t errlen);
 
 #endif

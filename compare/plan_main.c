@@ -44,22 +44,6 @@ static int parse_counts(const char *v, struct plan_input *in, char *err, size_t 
 	return 0;
 }
 
-static int parse_shard(const char *v, struct plan_input *in, char *err, size_t errlen)
-{
-	char *e1, *e2;
-	unsigned long long i = strtoull(v, &e1, 10), n;
-
-	n = e1 != v && *e1 == '/' ? strtoull(e1 + 1, &e2, 10) : 0;
-	if (*v == '-' || e1 == v || *e1 != '/' || e2 == e1 + 1 || *e2 || n < 1 || n > 1024 ||
-	    i >= n) {
-		snprintf(err, errlen, "--shard '%s': I/N with 0 <= I < N <= 1024", v);
-		return -1;
-	}
-	in->shard = i;
-	in->shards = n;
-	return 0;
-}
-
 static int parse(int argc, char **argv, struct plan_input *in, const char **dir, char *err,
 		 size_t errlen)
 {
@@ -92,7 +76,7 @@ static int parse(int argc, char **argv, struct plan_input *in, const char **dir,
 			in->selected = true;
 		}
 		else if (!strcmp(a, "--shard"))
-			rc = parse_shard(v, in, err, errlen);
+			rc = parse_shard(v, &in->shard, &in->shards, err, errlen);
 		else
 			snprintf(err, errlen, "unknown option '%s'", a), rc = -1;
 		if (rc)

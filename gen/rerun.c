@@ -2,6 +2,8 @@
 /* The selection of a rerun (rerun.h). */
 #include "rerun.h"
 
+#include "parse_num.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,21 +82,7 @@ int rerun_load(const char *jsonl, const char *gen, struct rerun_set *set)
 
 int shard_parse(const char *v, struct rerun_set *set, char *err, size_t errlen)
 {
-	char *e1, *e2;
-	unsigned long long i = strtoull(v, &e1, 10), n;
-
-	if (e1 == v || *e1 != '/' || !e1[1] || e1[1] == '-') {
-		snprintf(err, errlen, "--shard '%s' is not I/N", v);
-		return -1;
-	}
-	n = strtoull(e1 + 1, &e2, 10);
-	if (*e2 || *v == '-' || n < 1 || n > 1024 || i >= n) {
-		snprintf(err, errlen, "--shard '%s': I/N with 0 <= I < N <= 1024", v);
-		return -1;
-	}
-	set->shard = i;
-	set->shards = n;
-	return 0;
+	return parse_shard(v, &set->shard, &set->shards, err, errlen);
 }
 
 bool rerun_active(const struct rerun_set *set)
