@@ -82,6 +82,13 @@ bad "merge: $tmp/earlier/plan.json: no such file" -- "$S" merge "$tmp/merged" "$
 bad "fingerprints: $tmp/nowhere/connections.jsonl: no such file" -- "$S" fingerprints "$tmp/nowhere"
 bad "mutants: --shard's I 4 is out of range (0..3)" -- "$S" mutants --shard 4/4
 bad "mutants: --shard 'x' is not I/N" -- "$S" mutants --shard x
+# mutants --shard: the N lists (--list) are disjoint and together the whole list, in its order
+"$S" mutants --list >"$tmp/all" 2>/dev/null
+check [ "$(grep -c '' "$tmp/all")" -ge 10 ]
+for i in 0 1 2; do "$S" mutants --shard "$i/3" --list >"$tmp/m$i" 2>/dev/null; check [ $? = 0 ]; done
+check [ "$(sed -n '1~3p' "$tmp/all")" = "$(cat "$tmp/m0")" ]
+check [ "$(sed -n '2~3p' "$tmp/all")" = "$(cat "$tmp/m1")" ]
+check [ "$(sed -n '3~3p' "$tmp/all")" = "$(cat "$tmp/m2")" ]
 
 # vm
 for f in smp mem timeout share; do

@@ -6,8 +6,8 @@
 # checks: the comparator run, the conformance suite, and the series' selftest. Exit 0 only if
 # the reference passes all three and every mutant fails at least one.
 #
-# usage: mutants.sh [--connections N] [--out DIR] [--shard I/N] [NAME|FILE.patch...]
-#        (`syntwin mutants`)
+# usage: mutants.sh [--connections N] [--out DIR] [--shard I/N] [--list] [NAME|FILE.patch...]
+#        (`syntwin mutants`; --list prints the mutants it would check and stops)
 # Each check's output is kept in DIR/<kernel>/<check>.log; the matrix in DIR/matrix.txt and
 # DIR/matrix.json. --shard I/N: the mutants numbered i % N == I of the list (in its order), each
 # shard with the reference row, so the N matrices together are the whole one (a CI matrix).
@@ -15,9 +15,10 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 syntwin=$SYNTWIN_ROOT/syntwin
 mdir=$SYNTWIN_ROOT/kernel-series/mutants
-n=2000 out= shard=
+n=2000 out= shard= list=
 while [ $# -gt 0 ]; do
 	case $1 in
+	--list) list=1; shift ;;
 	--shard) [ $# -ge 2 ] || usage_die "mutants: --shard needs I/N"
 		case $2 in */*) ;; *) usage_die "mutants: --shard '$2' is not I/N" ;; esac
 		num_arg "mutants: --shard's N" "${2#*/}" 1 1024
@@ -42,7 +43,7 @@ if [ -n "$shard" ]; then
 	done
 	# shellcheck disable=SC2086 # names without white space (checked below)
 	set -- $mine
-	stage "mutants: shard $si/$sn:${mine:- no mutant, the reference alone}"
+	[ -n "$list" ] || stage "mutants: shard $si/$sn:${mine:- no mutant, the reference alone}"
 fi
 kver=${SYNTWIN_KERNEL:-$(supported_kernels | head -n 1)}
 # A mutant is a NAME of kernel-series/mutants/NAME.patch (the same bug on every supported
@@ -64,6 +65,10 @@ for m in "$@"; do
 	mutant_patch "$m" >/dev/null ||
 		usage_die "mutants: no mutant '$m' (kernel-series/mutants/$m.patch, or a path to a .patch file)"
 done
+if [ -n "$list" ]; then # the mutants this matrix (this shard) would check, one a line
+	for m in "$@"; do printf '%s\n' "$m"; done
+	exit 0
+fi
 [ -n "$out" ] || out=$SYNTWIN_ROOT/results/mutants/$(date +%Y%m%d-%H%M%S)
 mkdir -p "$out" || usage_die "mutants: cannot create $out"
 out=$(cd "$out" && pwd)
