@@ -55,11 +55,12 @@ check [ "$(tshark -r "$tmp/merged/syns.pcap" -T fields -e frame.time_epoch | cut
 check [ "$(tshark -r "$tmp/merged/mismatches.pcapng" -T fields -e frame.comment | grep -c 'of shard [0-3]/4, ')" = \
 	"$(frames "$tmp/merged/mismatches.pcapng")" ]
 # the merged syns.pcap maps back to the merged records: p0f agrees on every one, as whole
-"$S" fingerprints "$tmp/whole" 2>/dev/null | tail -n 1 >"$tmp/fp.whole"
-"$S" fingerprints "$tmp/merged" 2>/dev/null | tail -n 1 >"$tmp/fp.merged"
-check [ $? = 0 ]
+for r in whole merged; do
+	"$S" fingerprints "$tmp/$r" >"$tmp/fp.$r" 2>/dev/null
+	check [ $? = 0 ]
+done
 check grep -q "equal syntwin's for [1-9][0-9]* of" "$tmp/fp.merged"
-check cmp "$tmp/fp.whole" "$tmp/fp.merged"
+check [ "$(tail -n 1 "$tmp/fp.whole")" = "$(tail -n 1 "$tmp/fp.merged")" ]
 # merge refuses: a shard missing, one twice, a run that is not a shard
 "$S" merge "$tmp/m2" "$tmp/s0" "$tmp/s1" "$tmp/s2" >"$tmp/out" 2>&1
 check [ $? = 2 ]
