@@ -16,6 +16,10 @@ set -eu
 build=$1 out=$2
 shift 2
 for d in "$@"; do
+	[ ! -d "$out" ] || [ ! -d "$d" ] || [ "$(cd "$out" && pwd)" != "$(cd "$d" && pwd)" ] ||
+		usage_die "merge: $out is one of the shards; choose another OUT"
+done
+for d in "$@"; do
 	for f in summary.json connections.jsonl plan.json syns.pcap mismatches.pcap mismatches.pcapng; do
 		[ -f "$d/$f" ] || usage_die "merge: $d/$f: no such file (a results directory of syntwin run --shard)"
 	done

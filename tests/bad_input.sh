@@ -79,6 +79,7 @@ mkdir -p "$tmp/earlier" && echo '{"seed": 1, "requested_connections": 10, "mix":
 bad "run: --shard slices a seeded run: not a --rerun or a --replay" -- "$S" run --shard 1/2 --rerun "$tmp/earlier"
 bad "usage: syntwin merge OUT SHARD_DIR..." -- "$S" merge "$tmp/merged"
 bad "merge: $tmp/earlier/plan.json: no such file" -- "$S" merge "$tmp/merged" "$tmp/earlier"
+bad "merge: $tmp/earlier is one of the shards; choose another OUT" -- "$S" merge "$tmp/earlier" "$tmp/x" "$tmp/earlier"
 bad "fingerprints: $tmp/nowhere/connections.jsonl: no such file" -- "$S" fingerprints "$tmp/nowhere"
 bad "mutants: --shard's I 4 is out of range (0..3)" -- "$S" mutants --shard 4/4
 bad "mutants: --shard 'x' is not I/N" -- "$S" mutants --shard x
