@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # A sharded run merges to exactly the unsharded one: 2,000 connections (seed 5) once whole and
 # once as 4 shards (`run --shard I/4`), `syntwin merge`d. The merged summary equals the whole
-# run's count for count (all but the guest's slab snapshots, null in a merge; the memory
-# follower's missed_runs, the kernel skipping its program under interrupt nesting, which no two
-# runs repeat; and the name of a generator's most common fingerprint where two tie); the
+# run's count for count (all but what is no count: the guest's slab snapshots, null in a merge;
+# durations, keys in _ms, such as the memory follower's settle_ms; its missed_runs, the kernel
+# skipping its program under interrupt nesting, which no two runs repeat; and the name of a
+# generator's most common fingerprint where two tie); the
 # records are the same connections
 # with the same verdicts, numbered without a gap; the captures hold the same number of frames.
 # Then merge refuses what is not the shards of one run.
@@ -29,6 +30,7 @@ norm() {
 	jq -S 'del(.merged_from, .shard) |
 		.memory |= with_entries(select(.key | test("slab_bytes") | not)) |
 		del(.memory_follower.missed_runs) |
+		walk(if type == "object" then with_entries(select(.key | endswith("_ms") | not)) else . end) |
 		.fingerprints.generators |= (map(del(.top_ja4t, .top_p0f_label)) | sort_by(.gen, .direction))' "$1"
 }
 norm "$tmp/whole/summary.json" >"$tmp/whole.norm"
