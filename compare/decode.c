@@ -94,6 +94,15 @@ int syn_layout(const uint8_t *p, size_t len, size_t mac_len, struct syn_layout *
 	return l->tcp_len < 20 || l->tcp_off + l->tcp_len > len ? -1 : 0;
 }
 
+size_t ip_stated_len(const uint8_t *ip, size_t len)
+{
+	if (len >= 20 && (ip[0] >> 4) == 4)
+		return (size_t)(ip[2] << 8 | ip[3]);
+	if (len >= 40 && (ip[0] >> 4) == 6)
+		return (size_t)(ip[4] << 8 | ip[5]) + 40;
+	return 0;
+}
+
 /* Which option of an option area (kind/len TLVs, 0 and 1 single-byte) holds byte @rel. */
 static void option_at(const uint8_t *opts, size_t n, size_t rel, int *index, size_t *start,
 		      uint8_t *kind)

@@ -23,6 +23,13 @@ struct syn_layout {
  */
 int syn_layout(const uint8_t *p, size_t len, size_t mac_len, struct syn_layout *l);
 
+/*
+ * The packet length the IP header at @ip (@len bytes) states: IPv4's total length, or IPv6's
+ * payload length + 40; 0 when @len holds no whole fixed header of either. A saved or captured
+ * copy may hold less (headers only) or more than this.
+ */
+size_t ip_stated_len(const uint8_t *ip, size_t len);
+
 /* Name the field holding byte @off, e.g. "ipv4.ttl", "ipv4.option[1] RR (kind 7) +2",
  * "tcp.option[3] timestamp (kind 8) +5", "eth.src". */
 void syn_field_name(const uint8_t *p, const struct syn_layout *l, size_t off, char *buf,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fnv.h"
 #include "report.h"
 
 static void one(const struct p0f_db *db, const uint8_t *ip, size_t len, struct fp_one *f)
@@ -42,16 +43,13 @@ void fp_profile_of(const char *knobs, char *out, size_t n)
 	snprintf(out, n, "%.*s", (int)w, knobs);
 }
 
-static uint64_t fnv(const char *a, const char *b)
+/* A fingerprint's hash: JA4T, a separator no string holds, the p0f label; never 0 (a free slot). */
+static uint64_t fp_hash(const char *ja4t, const char *label)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	static const uint8_t sep = 0xff;
+	uint64_t h = fnv1a_str(fnv1a(fnv1a_str(FNV1A_INIT, ja4t), &sep, 1), label);
 
-	for (const char *p = a; *p; p++)
-		h = (h ^ (uint8_t)*p) * 0x100000001b3ull;
-	h = (h ^ 0xff) * 0x100000001b3ull; /* a separator no string holds */
-	for (const char *p = b; *p; p++)
-		h = (h ^ (uint8_t)*p) * 0x100000001b3ull;
-	return h ? h : 1; /* 0 marks a free slot */
+	return h ? h : 1;
 }
 
 static struct fp_gen *gen_entry(struct fp_stats *s, const char *gen, const char *dir)
@@ -82,7 +80,7 @@ static void count_gen(struct fp_stats *s, const struct conn_record *c, const str
 {
 	struct fp_gen *g = gen_entry(s, c->gen ? c->gen : "unknown",
 				     c->direction ? c->direction : "passive");
-	uint64_t h = fnv(f->ja4t, f->label);
+	uint64_t h = fp_hash(f->ja4t, f->label);
 	size_t i;
 
 	if (!g) {
@@ -181,13 +179,4 @@ void fp_stats_json(struct json_out *j, const struct fp_stats *s)
 	}
 	json_close(j);
 	json_close(j);
-}
-
-void fp_stats_free(struct fp_stats *s)
-{
-	for (uint64_t i = 0; i < s->ngens; i++) {
-		free(s->gens[i].hash);
-		free(s->gens[i].count);
-	}
-	s->ngens = 0;
 }

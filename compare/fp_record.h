@@ -70,6 +70,5 @@ struct fp_stats {
  * witness has none), and whether the two copies' agree. */
 void fp_stats_add(struct fp_stats *s, const struct conn_record *c, const struct record_fp *fp);
 void fp_stats_json(struct json_out *j, const struct fp_stats *s);
-void fp_stats_free(struct fp_stats *s);
 
 #endif

@@ -2,6 +2,8 @@
 /* Connection labels by flow and ISN (see labels.h). */
 #include "labels.h"
 
+#include "fnv.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,12 +28,7 @@ void labels_free(struct labels *t)
 
 static size_t hash_flow(const struct label_flow *f, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-	const uint8_t *p = (const uint8_t *)f;
-
-	for (size_t i = 0; i < sizeof(*f); i++)
-		h = (h ^ p[i]) * 0x100000001b3ull;
-	return (size_t)(h % n);
+	return (size_t)(fnv1a(FNV1A_INIT, f, sizeof(*f)) % n);
 }
 
 static bool same_flow(const struct label_flow *a, const struct label_flow *b)

@@ -32,7 +32,7 @@
 /* What p0f takes from one packet (its struct packet_data, as far as the TCP module reads it). */
 struct p0f_pkt {
 	int ver;		/* 4 or 6 */
-	uint8_t ttl, tos, tcp_type;	/* tcp_type: flags & (SYN|ACK|FIN|RST) */
+	uint8_t ttl, tcp_type;		/* tcp_type: flags & (SYN|ACK|FIN|RST) */
 	uint32_t ip_opt_len, quirks, tot_hdr, pay_len, ts1;
 	uint8_t opt_layout[P0F_MAX_OPT];
 	uint32_t opt_cnt, opt_eol_pad;
@@ -44,7 +44,7 @@ struct p0f_pkt {
 struct p0f_sig {
 	bool generic, bad_ttl;
 	int class_id;		/* -1: a userland tool ("!") */
-	uint32_t name_id, line_no;
+	uint32_t name_id;
 	const char *flavor;	/* NULL: none */
 	int ver;		/* 4, 6 or -1 (either) */
 	int ttl, olen, mss, win_type, win, wscale, pay_class; /* -1: wildcard */

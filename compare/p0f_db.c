@@ -159,7 +159,7 @@ static int add_sig(struct reader *r, const char *v)
 {
 	struct p0f_db *db = r->db;
 	struct p0f_sig s = { .generic = r->generic, .class_id = r->class_id,
-			     .name_id = r->name_id, .line_no = r->line_no }, *grown;
+			     .name_id = r->name_id }, *grown;
 	char why[96];
 
 	if (p0f_sig_parse(v, &s, why, sizeof(why)))

@@ -94,7 +94,7 @@ static bool sig_fits(const struct p0f_sig *s, const struct p0f_pkt *pk, int mult
 }
 
 static const struct p0f_sig *find_match(const struct p0f_db *db, int to_srv,
-					const struct p0f_pkt *pk, bool *fuzzy)
+					const struct p0f_pkt *pk)
 {
 	const struct p0f_sig *fmatch = NULL, *gmatch = NULL;
 	int mtu = 0, multi = win_multi(pk, &mtu);
@@ -109,13 +109,11 @@ static const struct p0f_sig *find_match(const struct p0f_db *db, int to_srv,
 			if (!fmatch)
 				fmatch = s;
 		} else if (!s->generic) {
-			*fuzzy = false;
 			return s;
 		} else if (!gmatch) {
 			gmatch = s;
 		}
 	}
-	*fuzzy = !gmatch && fmatch;
 	if (gmatch)
 		return gmatch;
 	/* no fuzzy matching for userland tools */
@@ -178,7 +176,7 @@ bool p0f_fingerprint(const struct p0f_db *db, const uint8_t *ip, size_t len, cha
 {
 	const struct p0f_sig *m;
 	struct p0f_pkt pk;
-	bool fuzzy, sendsyn;
+	bool sendsyn;
 	int to_srv;
 
 	sig[0] = label[0] = 0;
@@ -191,7 +189,7 @@ bool p0f_fingerprint(const struct p0f_db *db, const uint8_t *ip, size_t len, cha
 	else
 		return false;
 	dump_sig(&pk, sig);
-	m = find_match(db, to_srv, &pk, &fuzzy);
+	m = find_match(db, to_srv, &pk);
 	if (!m) {
 		snprintf(label, P0F_LABEL_MAX, "os=???");
 		return true;

@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "decode.h"
 #include "p0f_quirks.h"
 
 static uint16_t be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
@@ -30,7 +31,6 @@ static size_t parse_ipv4(const uint8_t *ip, size_t len, size_t *plen, struct p0f
 		return 0;
 	pk->ver = 4;
 	pk->ip_opt_len = (uint32_t)hl - 20;
-	pk->tos = ip[1] >> 2;
 	pk->ttl = ip[8];
 	if (ip[1] & 3)
 		pk->quirks |= Q_ECN;
@@ -57,7 +57,6 @@ static size_t parse_ipv6(const uint8_t *ip, size_t len, size_t *plen, struct p0f
 	if (*plen < 60 || tot > *plen || ip[6] != 6 || len < 60)
 		return 0;
 	pk->ver = 6;
-	pk->tos = (vt >> 22) & 0x3f;
 	pk->ttl = ip[7];
 	if (vt & 0xfffff)
 		pk->quirks |= Q_FLOW;
@@ -180,10 +179,8 @@ int p0f_parse(const uint8_t *ip, size_t len, struct p0f_pkt *pk)
 	if (len < 1)
 		return -1;
 	/* a header-only copy stands for the packet its IP length gives (p0f.h) */
-	if ((ip[0] >> 4) == 4 && len >= 20 && be16(ip + 2) > plen)
-		plen = be16(ip + 2);
-	else if ((ip[0] >> 4) == 6 && len >= 40 && be16(ip + 4) + 40u > plen)
-		plen = be16(ip + 4) + 40u;
+	if (ip_stated_len(ip, len) > plen)
+		plen = ip_stated_len(ip, len);
 	if (plen < 40)
 		return -1;
 	toff = (ip[0] >> 4) == 4 ? parse_ipv4(ip, len, &plen, pk) :

@@ -2,6 +2,7 @@
 /* Run outputs: JSONL, pcap and atomically written JSON (see report.h). */
 #include "report.h"
 
+#include "decode.h"
 #include "fp_record.h"
 #include "pcapng.h"
 
@@ -103,14 +104,10 @@ size_t report_native_mac_len(const struct conn_record *c)
 static void syns_write(struct report *r, uint64_t n, const struct conn_record *c)
 {
 	const uint8_t *ip = c->bpf + c->bpf_mac_len;
-	size_t len = c->bpf_len - c->bpf_mac_len, want = len;
+	size_t len = c->bpf_len - c->bpf_mac_len, want = ip_stated_len(ip, len);
 	struct pcap_pkthdr h = { .ts = { .tv_sec = (time_t)n } };
 	uint8_t buf[65535 + 40];
 
-	if ((ip[0] >> 4) == 4 && len >= 4)
-		want = (size_t)(ip[2] << 8 | ip[3]);
-	else if ((ip[0] >> 4) == 6 && len >= 6)
-		want = (size_t)(ip[4] << 8 | ip[5]) + 40;
 	if (want <= len) {
 		h.caplen = h.len = (bpf_u_int32)len;
 		pcap_dump(r->syns, &h, ip);

@@ -30,6 +30,7 @@
 #include "capture_client.h"
 #include "classify.h"
 #include "decode.h"
+#include "fnv.h"
 #include "fp_record.h"
 #include "inet_csum.h"
 #include "judge.h"
@@ -713,12 +714,11 @@ static void attach_label(struct conn_record *c, const struct label_flow *f, bool
  */
 static bool small_buffer_check(const struct opts *o, const struct conn_record *c, uint64_t *rng)
 {
-	uint64_t s = o->seed ^ (c->gen_index + 1) * 0x9e3779b97f4a7c15ull;
+	uint64_t s;
 
 	if (!c->gen)
 		return rng_permille(rng, (unsigned int)o->small_buffer_permille);
-	for (const char *p = c->gen; *p; p++)
-		s = (s ^ (uint8_t)*p) * 0x100000001b3ull;
+	s = fnv1a_str(o->seed ^ (c->gen_index + 1) * 0x9e3779b97f4a7c15ull, c->gen);
 	return rng_permille(&s, (unsigned int)o->small_buffer_permille);
 }
 
