@@ -601,35 +601,28 @@ static int64_t walk(uint64_t n, uint64_t seed, bool dry)
 		uint32_t isn = (uint32_t)rng_next(&rng);
 		struct flow f = flow_of(s, sport, dport);
 		uint8_t pkt[CRAFT_MAX];
+		bool selected;
 		size_t len;
 
 		if (s->bad ? i >= nshapes : (c >= n || !good))
 			continue;
-		if (rerun_active(&only) && !rerun_has(&only, i)) {
-			/* not selected: walk past it as the whole run does */
-			if (s->bad)
-				sent_bad++;
-			else
-				c++;
-			continue;
-		}
+		/* its turn is taken, whether the selection makes it or walks past it */
+		if (s->bad)
+			sent_bad++;
+		else
+			c++;
+		selected = !rerun_active(&only) || rerun_has(&only, i);
 		if (dry) {
-			counted += !s->bad;
-			if (s->bad)
-				sent_bad++;
-			else
-				c++;
+			counted += selected && !s->bad;
 			continue;
 		}
+		if (!selected)
+			continue; /* walked past as the whole run does, its draws made */
 		if (tell(s, sport, dport, isn, i)) {
 			log_err("telling the server about %s", s->name);
 			return -1;
 		}
 		len = craft_syn(s, &f, isn, pkt);
-		if (s->bad)
-			sent_bad++;
-		else
-			c++;
 		if (one_syn(pkt, len, s->family, sport, dport, isn, shape_tsval(s), s->name, s->bad,
 			    s->rexmit ? s : NULL, &f)) {
 			failed++;
