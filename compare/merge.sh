@@ -15,6 +15,11 @@ set -eu
 [ $# -ge 3 ] || usage_die "usage: syntwin merge OUT SHARD_DIR..."
 build=$1 out=$2
 shift 2
+# the directories go through word lists below (shard order, mergecap's arguments)
+plain_path "merge: OUT" "$out"
+for d in "$@"; do
+	plain_path "merge: SHARD_DIR" "$d"
+done
 for d in "$@"; do
 	[ ! -d "$out" ] || [ ! -d "$d" ] || [ "$(cd "$out" && pwd)" != "$(cd "$d" && pwd)" ] ||
 		usage_die "merge: $out is one of the shards; choose another OUT"
@@ -66,7 +71,7 @@ for d in $dirs; do
 done
 # mergecap -a: one file after the other, in shard order; the classic format for the .pcap files
 in_order() { i=0; while [ $i -lt "$k" ]; do printf '%s\n' "$tmp/$1.$i.$2"; i=$((i + 1)); done; }
-# shellcheck disable=SC2046 # paths without spaces (syntwin refuses them)
+# shellcheck disable=SC2046 # paths without white space (plain_path above)
 mergecap -a -F pcap -w "$tmp/syns.pcap" $(in_order syns pcap) || die "merge: mergecap (syns.pcap) failed"
 # shellcheck disable=SC2046
 mergecap -a -F pcap -w "$tmp/mismatches.pcap" $(for d in $dirs; do echo "$d/mismatches.pcap"; done) ||

@@ -21,7 +21,8 @@ static const char usage[] =
 
 /* --rerun's (--selected's) four counts, each what that generator selects of the earlier run
  * (of its whole sequence). */
-static int parse_counts(const char *v, struct plan_input *in, char *err, size_t errlen)
+static int parse_counts(const char *flag, const char *v, struct plan_input *in, char *err,
+			size_t errlen)
 {
 	uint64_t *dst[4] = { &in->rerun_crafted, &in->rerun_fuzz, &in->rerun_tap,
 			     &in->rerun_sockets };
@@ -29,16 +30,16 @@ static int parse_counts(const char *v, struct plan_input *in, char *err, size_t 
 	int i = 0;
 
 	if (strlen(v) >= sizeof(buf)) {
-		snprintf(err, errlen, "--rerun: '%s' is too long", v);
+		snprintf(err, errlen, "%s: '%s' is too long", flag, v);
 		return -1;
 	}
 	strcpy(buf, v);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save), i++)
-		if (i >= 4 || parse_u64_range("--rerun", tok, 0, UINT64_MAX / 4, dst[i], err, errlen))
+		if (i >= 4 || parse_u64_range(flag, tok, 0, UINT64_MAX / 4, dst[i], err, errlen))
 			break;
 	if (i != 4 || tok) {
 		if (i >= 4 || !tok)
-			snprintf(err, errlen, "--rerun: '%s' is not four counts", v);
+			snprintf(err, errlen, "%s: '%s' is not four counts", flag, v);
 		return -1;
 	}
 	return 0;
@@ -71,7 +72,7 @@ static int parse(int argc, char **argv, struct plan_input *in, const char **dir,
 		else if (!strcmp(a, "--replay"))
 			rc = parse_u64_range(a, v, 0, 100000000, &in->replay, err, errlen);
 		else if (!strcmp(a, "--rerun") || !strcmp(a, "--selected")) {
-			rc = parse_counts(v, in, err, errlen);
+			rc = parse_counts(a, v, in, err, errlen);
 			in->rerun |= !strcmp(a, "--rerun");
 			in->selected = true;
 		}

@@ -80,6 +80,7 @@ bad "run: --shard slices a seeded run: not a --rerun or a --replay" -- "$S" run 
 bad "usage: syntwin merge OUT SHARD_DIR..." -- "$S" merge "$tmp/merged"
 bad "merge: $tmp/earlier/plan.json: no such file" -- "$S" merge "$tmp/merged" "$tmp/earlier"
 bad "merge: $tmp/earlier is one of the shards; choose another OUT" -- "$S" merge "$tmp/earlier" "$tmp/x" "$tmp/earlier"
+bad "merge: SHARD_DIR '$tmp/a b': white space and the characters * ? [ are not supported" -- "$S" merge "$tmp/m" "$tmp/a b"
 bad "fingerprints: $tmp/nowhere/connections.jsonl: no such file" -- "$S" fingerprints "$tmp/nowhere"
 bad "mutants: --shard's I 4 is out of range (0..3)" -- "$S" mutants --shard 4/4
 bad "mutants: --shard 'x' is not I/N" -- "$S" mutants --shard x

@@ -30,6 +30,15 @@ num_arg() {
 		usage_die "$1 $2 is out of range ($3..$4)"
 }
 
+# shard_arg WHAT VALUE: VALUE is I/N with 0 <= I < N <= 1024 (--shard), printed without leading
+# zeros; else a usage error naming WHAT. Use as shard=$(shard_arg ...) || exit 2.
+shard_arg() {
+	case $2 in */*) ;; *) usage_die "$1 '$2' is not I/N" ;; esac
+	num_arg "$1's N" "${2#*/}" 1 1024
+	num_arg "$1's I" "${2%%/*}" 0 "$(expr "${2#*/}" - 1)"
+	printf '%s/%s\n' "$(expr "${2%%/*}" + 0)" "$(expr "${2#*/}" + 0)"
+}
+
 # plain_path WHAT PATH: PATH has no white space and no glob character, else a usage error naming
 # WHAT. For the paths the build scripts pass through word lists (series, the checkout, the
 # cache); run and vm paths (--out, --share, --replay, --rerun) may hold any character.

@@ -20,10 +20,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--list) list=1; shift ;;
 	--shard) [ $# -ge 2 ] || usage_die "mutants: --shard needs I/N"
-		case $2 in */*) ;; *) usage_die "mutants: --shard '$2' is not I/N" ;; esac
-		num_arg "mutants: --shard's N" "${2#*/}" 1 1024
-		num_arg "mutants: --shard's I" "${2%%/*}" 0 "$(expr "${2#*/}" - 1)"
-		shard=$2; shift 2 ;;
+		shard=$(shard_arg "mutants: --shard" "$2") || exit 2; shift 2 ;;
 	--connections) [ $# -ge 2 ] || usage_die "mutants: --connections needs a value"
 		num_arg "mutants: --connections" "$2" 1 100000000
 		n=$2; shift 2 ;;
@@ -36,7 +33,7 @@ if [ $# -eq 0 ]; then
 	set -- $(cd "$mdir" && ls ./*.patch | sed 's|^\./||; s|\.patch$||')
 fi
 if [ -n "$shard" ]; then
-	si=$(expr "${shard%%/*}" + 0) sn=$(expr "${shard#*/}" + 0) i=0 mine=
+	si=${shard%%/*} sn=${shard#*/} i=0 mine=
 	for m in "$@"; do
 		[ $((i % sn)) != "$si" ] || mine="$mine $m"
 		i=$((i + 1))
