@@ -61,6 +61,27 @@ mark_results_dir() {
 	[ -e "$1/$RESULTS_MARK" ] || [ -L "$1/$RESULTS_MARK" ] || : >"$1/$RESULTS_MARK"
 }
 
+# set_torn_tail_aside FILE: a guest stopped from outside (--timeout, a panic) can leave FILE's
+# last line cut short, whatever the writer did: the guest's 9p client splits one large write
+# into messages and the kill can fall between them. Bytes after the last newline are no
+# record: they move to .NAME.torn beside FILE (kept for inspection, never counted) and FILE
+# ends at its last whole line. Prints what it moved; returns 1 if it moved anything, 0 if FILE
+# ended whole or is not a plain file (a symlink the guest planted is left alone). No pipes:
+# dash has no pipefail, and each step's status is the function's.
+set_torn_tail_aside() {
+	[ -f "$1" ] && [ ! -L "$1" ] && [ -s "$1" ] || return 0
+	_last=$(tail -c 1 "$1" | od -An -tx1) || die "cannot read $1"
+	[ "${_last# }" != 0a ] || return 0
+	_torn=$(dirname "$1")/.$(basename "$1").torn
+	rm -f "$_torn" || die "cannot remove $_torn"
+	tail -n 1 "$1" >"$_torn" || die "cannot write $_torn"
+	_size=$(wc -c <"$1") && _cut=$(wc -c <"$_torn") || die "cannot size $1"
+	truncate -s $((_size - _cut)) "$1" || die "cannot cut $1 back to its last whole line"
+	say "$(basename "$1"): its last $_cut byte(s) were cut short mid-write (no record);" \
+		"set aside in $_torn"
+	return 1
+}
+
 # The kernel versions we can build are exactly the Debian linux-source-VER packages.
 kernel_pkg() { printf 'linux-source-%s\n' "$1"; }
 kernel_tarball() { printf '/usr/src/linux-source-%s.tar.xz\n' "$1"; }
