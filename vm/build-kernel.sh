@@ -118,20 +118,24 @@ common_prefix() {
 	done
 	echo "$_i"
 }
+# A kept tree of another config fragment is a base too: its .config is made again from
+# tinyconfig + this fragment (step 3), and Kbuild recompiles exactly the objects whose options
+# changed, so a new option costs minutes, not a cold build. A tree of the same fragment is
+# preferred over any other; then the longest common prefix; then nothing to reverse.
 if [ -z "$base" ] && [ -z "$extras" ]; then
 	best=-1
 	for d in "$SYNTWIN_CACHE"/kernel/"$ver"-*/; do
 		d=${d%/}
 		[ -f "$d/done" ] && [ -d "$d/src" ] && [ -d "$d/applied" ] &&
-			[ "$(cat "$d/frag_hash" 2>/dev/null)" = "$fraghash" ] &&
 			[ "$(cat "$d/pkgver" 2>/dev/null)" = "$pkgver" ] || continue
+		same=$([ "$(cat "$d/frag_hash" 2>/dev/null)" = "$fraghash" ] && echo 1 || echo 0)
 		c=$(common_prefix "$d")
-		# the longest common prefix; among equals, a tree with nothing to reverse
-		score=$((2 * c + ($(find "$d/applied" -type f | wc -l) == c)))
+		score=$((1000 * same + 2 * c + ($(find "$d/applied" -type f | wc -l) == c)))
 		[ "$score" -gt "$best" ] || continue
 		best=$score base=$d common=$c
 	done
-	[ -z "$base" ] || say "incremental build on the kept tree $base ($common patch(es) in common)"
+	[ -z "$base" ] || say "incremental build on the kept tree $base ($common patch(es) in common$(
+		[ "$best" -ge 1000 ] || echo ", another config fragment"))"
 fi
 if [ -n "$base" ]; then
 	[ -f "$base/done" ] && [ -d "$base/src" ] || die "--base $base: not a kept kernel build tree"
@@ -185,7 +189,7 @@ stage "applied $npatch patch(es) ($keep already in the base tree)"
 
 # 3. Configure: tinyconfig + fragment + olddefconfig, then prove every requested option survived.
 mk() { make -C "$src" -j"$(nproc)" LOCALVERSION=-syntwin "$@" >>"$log" 2>&1; }
-if [ -z "$base" ]; then
+if [ -z "$base" ] || [ "$(cat "$base/frag_hash" 2>/dev/null)" != "$fraghash" ]; then
 	stage "configuring: tinyconfig + $(basename "$frag")"
 	mk tinyconfig || die "make tinyconfig failed; see $log"
 fi
