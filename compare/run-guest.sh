@@ -6,7 +6,8 @@
 # On a kernel that saves SYN-ACK headers for active opens (kernel-series/VER/0002, seen as the
 # TCPSynAckSaved counter), every client socket also checks the active direction: the witness
 # watches c0 too, and the client sends each saved SYN-ACK to the server for comparison.
-# usage: run-guest.sh CONNECTIONS SEED SERIES_HASH ENTRIES MIX PARALLEL RERUN SHARD [SERVER ARGS...]
+# usage: run-guest.sh CONNECTIONS SEED SERIES_HASH ENTRIES MIX PARALLEL RERUN SHARD
+#                     [--netem SPEC] [--netem-back SPEC] [SERVER ARGS...]
 # RERUN 1: rerun.jsonl in the share is an earlier run's records (same CONNECTIONS, SEED, MIX);
 # only the connections that were not identical there are made again.
 # SHARD I/N (or -): each generator makes only the indexes i % N == I of the whole run's sequence
@@ -23,7 +24,16 @@ since() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 t_start=$(up)
 n=$1 seed=$2 shash=$3 entries=$4 mix=$5 parallel=$6 rerun=$7 shard=$8
 shift 8
-splat=
+splat= netem= netem_back=
+# this script's own options first (netem's), then the server's
+while [ $# -ge 2 ]; do
+	case $1 in
+	--netem) netem=$2 ;;
+	--netem-back) netem_back=$2 ;;
+	*) break ;;
+	esac
+	shift 2
+done
 if [ "${1:-}" = --test-fault ]; then
 	case $2 in
 	panic | kill-server) set -- "$@" --test-fault-after 1500 ;;
@@ -36,6 +46,15 @@ rr=
 [ "$rerun" = 0 ] || rr="--rerun $out/rerun.jsonl"
 [ "$shard" = - ] || rr="--shard $shard"
 /src/compare/topology.sh up
+# Faults on the wire: tc's netem as the root qdisc of c0 (client -> server) and of s0 (server ->
+# client). The witness's tc ingress on s0 sees what netem let through; a SPEC tc refuses is a
+# setup error, named by tc itself.
+# shellcheck disable=SC2086 # SPEC is netem's own words (the host allowed [A-Za-z0-9.% ] only)
+[ -z "$netem" ] || tc -n client qdisc add dev c0 root netem $netem ||
+	{ echo "syntwin: --netem '$netem': tc refused it (a setup error)" >&2; exit 2; }
+# shellcheck disable=SC2086
+[ -z "$netem_back" ] || tc -n server qdisc add dev s0 root netem $netem_back ||
+	{ echo "syntwin: --netem-back '$netem_back': tc refused it (a setup error)" >&2; exit 2; }
 # However this ends, the guest is left as it was (so a test can run it twice in one boot).
 trap 'syntwin-loader detach >/dev/null 2>&1; /src/compare/topology.sh down >/dev/null 2>&1' EXIT
 active= cdev=
@@ -104,7 +123,8 @@ t_attached=$(up)
 rm -f /tmp/server-ready
 syntwin-server --out "$out" --connections "$expect" --active "$expect_active" \
 	--seed "$seed" --series-hash "$shash" --mix "$mix" --ready-file /tmp/server-ready --shard "$shard" \
-	--held-back "$nheld" --abandoned "$nabandoned" --dup-synack "$ndup" "$@" &
+	--held-back "$nheld" --abandoned "$nabandoned" --dup-synack "$ndup" \
+	--netem "$netem" --netem-back "$netem_back" "$@" &
 spid=$!
 i=0
 while [ ! -e /tmp/server-ready ]; do

@@ -51,6 +51,7 @@
 
 struct opts {
 	const char *out, *netns, *series_hash, *ready_file, *mix, *rerun_of, *p0f_db;
+	const char *netem, *netem_back;	/* the wire's faults (tc netem), for the summary */
 	const char *shard;	/* "I/N" of a sharded run (run-guest.sh), "" or "-": not one */
 	uint64_t connections, seed, small_buffer_permille, idle_s, test_corrupt, active;
 	uint64_t test_fault_after;	/* TEST ONLY: after this many records, test_fault */
@@ -118,10 +119,12 @@ static const char usage[] =
 	"                      [--rerun-of DIR] [--test-corrupt K]\n"
 	"                      [--held-back H --abandoned A --dup-synack D]\n"
 	"                      [--test-fault kill-server|panic --test-fault-after N]\n"
-	"                      [--p0f-db FILE] [--shard I/N]\n"
+	"                      [--p0f-db FILE] [--shard I/N] [--netem SPEC] [--netem-back SPEC]\n"
 	"  --hex-all         both byte strings in every JSONL record, not only differing ones\n"
 	"  --active N        also expect N active-direction records from syntwin-client\n"
 	"  --p0f-db FILE     p0f's database for the records' p0f labels (/etc/p0f/p0f.fp)\n"
+	"  --netem SPEC, --netem-back SPEC  the tc netem faults on the client->server and\n"
+	"                    server->client paths, as run-guest.sh set them (summary)\n"
 	"  --held-back H --abandoned A --dup-synack D  the planned handshakes syntwin-crafted\n"
 	"                      makes (summary)\n"
 	"  --test-corrupt K  TEST ONLY: flip one byte of every K-th BPF record with a native copy\n"
@@ -135,7 +138,7 @@ static int parse(int argc, char **argv, struct opts *o)
 	char err[256];
 
 	*o = (struct opts){ .netns = "server", .series_hash = "", .mix = "", .rerun_of = "",
-			    .p0f_db = "/etc/p0f/p0f.fp", .shard = "",
+			    .p0f_db = "/etc/p0f/p0f.fp", .shard = "", .netem = "", .netem_back = "",
 			    .connections = 10000,
 			    .seed = 1, .small_buffer_permille = 50, .idle_s = 30 };
 	for (int i = 1; i < argc; i++) {
@@ -168,6 +171,10 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->rerun_of = v;
 		else if (!strcmp(a, "--p0f-db"))
 			o->p0f_db = v;
+		else if (!strcmp(a, "--netem"))
+			o->netem = v;
+		else if (!strcmp(a, "--netem-back"))
+			o->netem_back = v;
 		else if (!strcmp(a, "--shard"))
 			o->shard = strcmp(v, "-") ? v : "";
 		else if (!strcmp(a, "--connections"))
@@ -1360,6 +1367,8 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 	json_str(&j, "mix", o->mix);
 	json_str(&j, "rerun_of", o->rerun_of);
 	json_str(&j, "shard", o->shard);
+	json_str(&j, "netem", o->netem);
+	json_str(&j, "netem_back", o->netem_back);
 	json_bool(&j, "partial", st->partial);
 	json_close(&j);
 	doc = json_done(&j);

@@ -69,6 +69,12 @@ printf '{\n  "seed": 1\n}\n' >"$tmp/summary.json"
 bad "lacks seed, expected_connections or mix" -- "$S" run --rerun "$tmp" --out "$tmp/o"
 rm -f "$tmp/summary.json" "$tmp/connections.jsonl"
 
+# run --netem / --netem-back: tc's words only (what they mean, tc says in the guest)
+bad "run: --netem needs a netem SPEC" -- "$S" run --netem
+bad "run: --netem-back needs a netem SPEC" -- "$S" run --netem-back
+bad "run: --netem 'loss 3%; reboot': a netem SPEC is tc's own words" -- "$S" run --netem 'loss 3%; reboot'
+bad "run: --netem '': a netem SPEC is tc's own words" -- "$S" run --netem ''
+bad "run: --netem-back 'loss \$x': a netem SPEC is tc's own words" -- "$S" run --netem-back 'loss $x'
 # run --shard, merge, fingerprints
 bad "run: --shard '3' is not I/N" -- "$S" run --shard 3
 bad "run: --shard's N 0 is out of range (1..1024)" -- "$S" run --shard 0/0

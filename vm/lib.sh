@@ -39,6 +39,16 @@ shard_arg() {
 	printf '%s/%s\n' "$(expr "${2%%/*}" + 0)" "$(expr "${2#*/}" + 0)"
 }
 
+# netem_spec_ok SPEC: SPEC could be tc netem's words (what they mean, tc itself says in the
+# guest): not empty, at most 200 characters of letters, digits, '.', '%' and spaces, so it passes
+# through the guest's command line as words and nothing else.
+netem_spec_ok() {
+	[ -n "$1" ] && [ ${#1} -le 200 ] || return 1
+	case $1 in *[!A-Za-z0-9.%\ ]*) return 1 ;; esac
+	case $1 in *[A-Za-z0-9]*) return 0 ;; esac
+	return 1
+}
+
 # plain_path WHAT PATH: PATH has no white space and no glob character, else a usage error naming
 # WHAT. For the paths the build scripts pass through word lists (series, the checkout, the
 # cache); run and vm paths (--out, --share, --replay, --rerun) may hold any character.

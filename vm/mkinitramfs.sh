@@ -31,11 +31,14 @@ for t in $host_tools; do [ -x "$t" ] || die "$t missing (apt-get install iproute
 # p0f's database: the server labels every record's SYN with it (compare/p0f.h)
 p0f_db=/etc/p0f/p0f.fp
 [ -r "$p0f_db" ] || die "$p0f_db missing (apt-get install p0f)"
+# netem's delay distribution tables (`--netem 'delay 2ms 1ms distribution normal'`): tc reads
+# them from its library directory, so they go in at the host's path
+tc_dists=$(ls /usr/lib/*/tc/*.dist 2>/dev/null) || die "tc's netem tables (/usr/lib/*/tc/*.dist) missing (apt-get install iproute2)"
 
 # shellcheck disable=SC2086 # directory paths without spaces
 bin_files() { [ -z "$bindirs" ] || find $bindirs -maxdepth 1 -type f | LC_ALL=C sort; }
 guest_files() {
-	printf '%s\n' "$busybox" $host_tools "$p0f_db" "$SYNTWIN_ROOT/vm/init.sh" "$0"
+	printf '%s\n' "$busybox" $host_tools "$p0f_db" $tc_dists "$SYNTWIN_ROOT/vm/init.sh" "$0"
 	bin_files
 }
 # Every input hashed on its own (file_hash exits on a failed read): a stale image is never
@@ -72,6 +75,9 @@ printf 'root:x:0:0:root:/root:/bin/sh\n' >"$root/etc/passwd"
 printf 'root:x:0:\n' >"$root/etc/group"
 mkdir -p "$root/etc/p0f"
 cp "$p0f_db" "$root/etc/p0f/p0f.fp"
+for f in $tc_dists; do
+	mkdir -p "$root$(dirname "$f")" && cp "$f" "$root$f" || die "copying $f failed"
+done
 
 # Copy a dynamically linked ELF file's libraries (and the loader) at their host paths.
 copy_libs() {
