@@ -119,7 +119,8 @@ struct mem_obj {
 	__u64 ts_ns;
 	struct capture_key flow;	/* the packet being processed; family 0 if none was known */
 	__u32 tag;		/* ... and which copy of it */
-	__u32 pad;
+	__u32 free_runs;	/* follower runs that saw a kfree of it: 2 per call (the twins),
+				 * 1 when the kernel skipped one; 3 or more is a second call */
 };
 
 struct mem_stats {

@@ -11,6 +11,17 @@
  * with no allocation of the address in between (kmalloc or kmem_cache_alloc) is a double free
  * (mem_double). Exact counts, no
  * byte budget, no debug kernel.
+ *
+ * Every program here is attached twice (a twin pair per tracepoint). The kernel does not run a
+ * program nested in itself on one CPU: an allocation made by an interrupt (a softirq delivering
+ * a SYN at irq exit, as netem's timer does) while the program runs for a task's allocation is
+ * skipped, counted only as a recursion miss. The twins run one after the other for each event,
+ * so a nested event finds at least one of them idle, and that one sees it. Both may see an
+ * event, so each step is idempotent: an allocation is taken by whichever twin inserts it first
+ * (BPF_NOEXIST), an address handed out again is forgotten as freed by both, and a kfree counts
+ * its runs on the object (free_runs): one call gives two runs, or one when a twin was skipped,
+ * so three or more prove a second call. Only both twins skipped at once (an event nested three
+ * deep: task, softirq, hardirq) escapes, and no saved copy is made in a hardirq.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -104,30 +115,86 @@ static __always_inline bool attribute(struct mem_obj *o)
 	return true;
 }
 
-SEC("raw_tp/kmalloc")
-int BPF_PROG(on_kmalloc, unsigned long call_site, const void *ptr, __u64 bytes_req,
-	     __u64 bytes_alloc, unsigned int gfp_flags, int node)
+/* One run (of either twin) for a kmalloc: the first to insert the object takes it. */
+static __always_inline void handle_kmalloc(unsigned long call_site, const void *ptr,
+					   __u64 bytes_req)
 {
 	struct mem_obj o = { .bytes = bytes_req, .call_site = call_site };
 	struct mem_stats *st;
 	__u64 k = (__u64)ptr;
 	__u32 zero = 0;
 
-	if (!ptr)
-		return 0;
 	/* the address is in use again: a later kfree of it is no double free */
 	forget_freed(k);
 	if (!saved_syn_site(call_site))
-		return 0;
+		return;
 	st = bpf_map_lookup_elem(&mem_stats, &zero);
 	if (!st)
-		return 0;
+		return;
 	o.ts_ns = bpf_ktime_get_ns();
+	/* the twin's run for this same allocation finds it there */
+	if (bpf_map_lookup_elem(&mem_live, &k))
+		return;
 	if (!attribute(&o))
 		__sync_fetch_and_add(&st->unattributed, 1);
-	if (bpf_map_update_elem(&mem_live, &k, &o, BPF_ANY))
-		__sync_fetch_and_add(&st->untracked, 1);
+	if (bpf_map_update_elem(&mem_live, &k, &o, BPF_NOEXIST)) {
+		if (!bpf_map_lookup_elem(&mem_live, &k))
+			__sync_fetch_and_add(&st->untracked, 1);
+		return;
+	}
 	__sync_fetch_and_add(&st->allocs, 1);
+}
+
+/* One run (of either twin) for a kfree. */
+static __always_inline void handle_kfree(unsigned long call_site, const void *ptr)
+{
+	struct mem_obj *o, d;
+	struct mem_stats *st;
+	__u64 k = (__u64)ptr;
+	__u32 zero = 0;
+
+	st = bpf_map_lookup_elem(&mem_stats, &zero);
+	if (!st)
+		return;
+	o = bpf_map_lookup_elem(&mem_live, &k);
+	if (o) {
+		d = *o;
+		d.free_site = call_site;
+		d.free_runs = 1;
+		bpf_map_update_elem(&mem_freed, &k, &d, BPF_ANY);
+		/* only the run whose delete succeeds counts the free (the twins may race) */
+		if (!bpf_map_delete_elem(&mem_live, &k))
+			__sync_fetch_and_add(&st->frees, 1);
+		return;
+	}
+	o = bpf_map_lookup_elem(&mem_freed, &k);
+	if (!o)
+		return;
+	/* the twin's run for the same call makes 2; a third run is a second kfree call (the two
+	 * runs of one call are on one CPU, one after the other: no atomic needed) */
+	if (++o->free_runs != 3)
+		return;
+	d = *o;
+	d.free2_site = call_site;
+	bpf_map_update_elem(&mem_double, &k, &d, BPF_ANY);
+	__sync_fetch_and_add(&st->double_frees, 1);
+}
+
+SEC("raw_tp/kmalloc")
+int BPF_PROG(on_kmalloc, unsigned long call_site, const void *ptr, __u64 bytes_req,
+	     __u64 bytes_alloc, unsigned int gfp_flags, int node)
+{
+	if (ptr)
+		handle_kmalloc(call_site, ptr, bytes_req);
+	return 0;
+}
+
+SEC("raw_tp/kmalloc")
+int BPF_PROG(on_kmalloc_twin, unsigned long call_site, const void *ptr, __u64 bytes_req,
+	     __u64 bytes_alloc, unsigned int gfp_flags, int node)
+{
+	if (ptr)
+		handle_kmalloc(call_site, ptr, bytes_req);
 	return 0;
 }
 
@@ -136,41 +203,32 @@ int BPF_PROG(on_kmalloc, unsigned long call_site, const void *ptr, __u64 bytes_r
 SEC("raw_tp/kmem_cache_alloc")
 int BPF_PROG(on_cache_alloc, unsigned long call_site, const void *ptr)
 {
-	__u64 k = (__u64)ptr;
-
 	if (ptr)
-		forget_freed(k);
+		forget_freed((__u64)ptr);
+	return 0;
+}
+
+SEC("raw_tp/kmem_cache_alloc")
+int BPF_PROG(on_cache_alloc_twin, unsigned long call_site, const void *ptr)
+{
+	if (ptr)
+		forget_freed((__u64)ptr);
 	return 0;
 }
 
 SEC("raw_tp/kfree")
 int BPF_PROG(on_kfree, unsigned long call_site, const void *ptr)
 {
-	struct mem_obj *o, d;
-	struct mem_stats *st;
-	__u64 k = (__u64)ptr;
-	__u32 zero = 0;
+	if (ptr)
+		handle_kfree(call_site, ptr);
+	return 0;
+}
 
-	if (!ptr)
-		return 0;
-	st = bpf_map_lookup_elem(&mem_stats, &zero);
-	if (!st)
-		return 0;
-	o = bpf_map_lookup_elem(&mem_live, &k);
-	if (o) {
-		o->free_site = call_site;
-		bpf_map_update_elem(&mem_freed, &k, o, BPF_ANY);
-		bpf_map_delete_elem(&mem_live, &k);
-		__sync_fetch_and_add(&st->frees, 1);
-		return 0;
-	}
-	o = bpf_map_lookup_elem(&mem_freed, &k);
-	if (!o)
-		return 0;
-	d = *o;
-	d.free2_site = call_site;
-	bpf_map_update_elem(&mem_double, &k, &d, BPF_ANY);
-	__sync_fetch_and_add(&st->double_frees, 1);
+SEC("raw_tp/kfree")
+int BPF_PROG(on_kfree_twin, unsigned long call_site, const void *ptr)
+{
+	if (ptr)
+		handle_kfree(call_site, ptr);
 	return 0;
 }
 

@@ -35,6 +35,7 @@
 #include "inet_csum.h"
 #include "judge.h"
 #include "json_out.h"
+#include "keyset.h"
 #include "labels.h"
 #include "native_read.h"
 #include "net_helpers.h"
@@ -83,6 +84,8 @@ struct stats {
 	uint64_t test_corrupted;	/* records --test-corrupt-covered made wrong */
 	uint64_t corrupt_seen;		/* records with both copies (--test-corrupt counts them) */
 	uint64_t late_captures;		/* captures of connections judged bpf-missing */
+	uint64_t late_copies;		/* --netem: copies the wire delivered after their
+					 * connection was judged (same flow and ISN) */
 	int64_t unclaimed_bindings;	/* bound records the ring delivered that no socket took
 					 * (a second child of one SYN, never accepted); -1 until
 					 * the end */
@@ -99,6 +102,7 @@ struct stats {
 	uint64_t mem_double_confirmed;	/* freed twice in one function: a verdict each */
 	struct fp_stats fp;		/* fingerprints through both witnesses (fp_record.h) */
 	bool partial;
+	bool keys_lost;			/* a judged key not kept (out of memory) */
 };
 
 /*
@@ -425,6 +429,9 @@ static struct labels labels;
 /* The flows of connections judged bpf-missing (their capture's binding was lost): a capture of
  * one of them left in the flow map at the end belongs to that verdict, not to a new one. */
 static struct labels missing_flows;
+/* With --netem: the capture key of every connection judged with a socket (late_copies). */
+static struct keyset judged_keys;
+static bool wire_faults;
 
 static void remember_missing(const struct conn_record *c)
 {
@@ -599,6 +606,16 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 		}
 	}
 	c->copies = have_bpf ? rec.copies : 0;
+	if (have_bpf && wire_faults) {
+		struct capture_key k;
+
+		/* out of memory: a late copy of this one would go unrecognized, and count against
+		 * the run as unbound; the run is said to be partial */
+		if (!capture_key_of(&rec, &k) && keyset_add(&judged_keys, &k)) {
+			fprintf(stderr, "syntwin: out of memory keeping judged keys\n");
+			st->keys_lost = true;
+		}
+	}
 	if (res.verdict == V_BPF_MISSING)
 		remember_missing(c);
 	if (res.reason == R_EVICTED)
@@ -1006,6 +1023,13 @@ static int judge_left(const struct capture_key *k, const struct capture_rec *r, 
 	bool dup, have;
 
 	flow_of_key(k, &f);
+	if (wire_faults && keyset_has(&judged_keys, k)) {
+		/* a copy the faulty wire delivered after its connection (same flow and ISN) was
+		 * judged: the witness saw it, the connection is counted once */
+		u->st->late_copies++;
+		capture_take_flow(u->cc, k, &gone);
+		return 0;
+	}
 	if (labels_take(&missing_flows, &f, false, 0, &l, &dup) == 0) {
 		/* its connection was judged already, bpf-missing: its binding was evicted */
 		u->st->late_captures++;
@@ -1282,6 +1306,7 @@ static void summary_counts(struct json_out *j, const struct opts *o, const struc
 	json_u64(j, "duplicate_children", st->duplicate_children);
 	json_u64(j, "test_corrupted", st->test_corrupted);
 	json_u64(j, "late_captures", st->late_captures);
+	json_u64(j, "late_copies", st->late_copies);
 	if (st->unclaimed_bindings >= 0)
 		json_i64(j, "unclaimed_bindings", st->unclaimed_bindings);
 	else
@@ -1521,7 +1546,7 @@ static int finish_run(const struct opts *o, struct capture_client *cc, struct re
 	st->slab_end = slab_bytes("");
 	st->syn_slab_end = saved_syn_slab();
 	st->partial = st->conns < o->connections || st->active < o->active || st->evictions > 0 ||
-		     st->lost || st->write_errno;
+		     st->lost || st->write_errno || st->keys_lost;
 	if (stop)
 		fprintf(stderr, "syntwin-server: stopped by signal %d; results kept, marked partial\n",
 			(int)stop);
@@ -1596,6 +1621,7 @@ int main(int argc, char **argv)
 	if (ep < 0 || open_listeners(ep, lfd) || labels_init(&labels, 1u << 16) ||
 	    labels_init(&missing_flows, 1u << 12))
 		return 2;
+	wire_faults = o.netem[0] || o.netem_back[0];
 	ufd = active_socket();
 	ev = (struct epoll_event){ .events = EPOLLIN, .data.u32 = 4 };
 	if (ufd < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, ufd, &ev))

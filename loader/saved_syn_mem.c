@@ -19,19 +19,40 @@ static const char *const site_names[] = { "tcp_saved_syn_alloc", "tcp_reqsk_reco
 					  "tcp_conn_request", "tcp_rcv_synsent_state_process",
 					  "tcp_rcv_state_process" };
 
-#define MEM_PROGS 3 /* kmalloc, kmem_cache_alloc, kfree */
+/* The follower's programs (saved_syn_mem.bpf.c): kmalloc, kmem_cache_alloc and kfree, each a
+ * twin pair. Each is attached by a link pinned as CAPTURE_PIN_DIR/link_mem_<name>
+ * (SAVED_SYN_MEM_PINS lists them). */
+static const char *const mem_prog_names[] = { SAVED_SYN_MEM_PROGS };
+#define MEM_PROGS ((int)(sizeof(mem_prog_names) / sizeof(mem_prog_names[0])))
+#define MEM_PROGS_MAX 16
 
 struct saved_syn_mem {
 	struct saved_syn_mem_bpf *skel;	/* NULL for a pinned reader */
 	int stats_fd, live_fd, double_fd;
-	int prog_fd[MEM_PROGS];		/* the pinned reader's own; the skeleton's otherwise */
+	int prog_fd[MEM_PROGS_MAX];	/* the pinned reader's own; the skeleton's otherwise */
 	char sites[256];
 };
 
-static const char *const mem_link_pins[MEM_PROGS] = {
-	CAPTURE_PIN_DIR "/link_mem_kmalloc", CAPTURE_PIN_DIR "/link_mem_cache_alloc",
-	CAPTURE_PIN_DIR "/link_mem_kfree"
-};
+_Static_assert(sizeof(mem_prog_names) / sizeof(mem_prog_names[0]) <= MEM_PROGS_MAX,
+	       "raise MEM_PROGS_MAX");
+
+static void link_pin_path(int i, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/link_mem_%s", CAPTURE_PIN_DIR, mem_prog_names[i]);
+}
+
+/* The skeleton's program @i (by name) and its link slot; -1 if the object lacks it. */
+static int skel_prog(struct saved_syn_mem *m, int i, struct bpf_link ***link)
+{
+	const struct bpf_object_skeleton *sk = m->skel->skeleton;
+
+	for (int j = 0; j < sk->prog_cnt; j++)
+		if (!strcmp(sk->progs[j].name, mem_prog_names[i])) {
+			*link = sk->progs[j].link;
+			return bpf_program__fd(*sk->progs[j].prog);
+		}
+	return -1;
+}
 
 /*
  * Each named text symbol's [start, next symbol) from /proc/kallsyms into @lo/@hi. Returns how
@@ -82,7 +103,8 @@ static struct saved_syn_mem *open_skel(const char *pin_root)
 	if (!m)
 		return NULL;
 	m->stats_fd = m->live_fd = m->double_fd = -1;
-	m->prog_fd[0] = m->prog_fd[1] = m->prog_fd[2] = -1;
+	for (int i = 0; i < MEM_PROGS; i++)
+		m->prog_fd[i] = -1;
 	n = resolve(lo, hi, m->sites, sizeof(m->sites));
 	if (n <= 0) {
 		fprintf(stderr, "saved_syn_mem: no saved-SYN function in /proc/kallsyms\n");
@@ -115,9 +137,16 @@ static int load_attach(struct saved_syn_mem *m)
 	m->stats_fd = bpf_map__fd(m->skel->maps.mem_stats);
 	m->live_fd = bpf_map__fd(m->skel->maps.mem_live);
 	m->double_fd = bpf_map__fd(m->skel->maps.mem_double);
-	m->prog_fd[0] = bpf_program__fd(m->skel->progs.on_kmalloc);
-	m->prog_fd[1] = bpf_program__fd(m->skel->progs.on_cache_alloc);
-	m->prog_fd[2] = bpf_program__fd(m->skel->progs.on_kfree);
+	for (int i = 0; i < MEM_PROGS; i++) {
+		struct bpf_link **link;
+
+		m->prog_fd[i] = skel_prog(m, i, &link);
+		if (m->prog_fd[i] < 0) {
+			fprintf(stderr, "saved_syn_mem: no program %s in the object\n",
+				mem_prog_names[i]);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -147,11 +176,16 @@ int saved_syn_mem_attach_pinned(unsigned int entries, unsigned int ring_bytes)
 	}
 	if (load_attach(m))
 		goto out;
-	if (bpf_link__pin(m->skel->links.on_kmalloc, mem_link_pins[0]) ||
-	    bpf_link__pin(m->skel->links.on_cache_alloc, mem_link_pins[1]) ||
-	    bpf_link__pin(m->skel->links.on_kfree, mem_link_pins[2])) {
-		fprintf(stderr, "saved_syn_mem: failed to pin links: %s\n", strerror(errno));
-		goto out;
+	for (int i = 0; i < MEM_PROGS; i++) {
+		struct bpf_link **link;
+		char path[256];
+
+		link_pin_path(i, path, sizeof(path));
+		if (skel_prog(m, i, &link) < 0 || !*link || bpf_link__pin(*link, path)) {
+			fprintf(stderr, "saved_syn_mem: failed to pin %s: %s\n", path,
+				strerror(errno));
+			goto out;
+		}
 	}
 	err = 0;
 out:
@@ -179,13 +213,20 @@ struct saved_syn_mem *saved_syn_mem_open_pinned(void)
 
 	if (!m)
 		return NULL;
-	for (int i = 0; i < MEM_PROGS; i++)
-		m->prog_fd[i] = prog_of_link(mem_link_pins[i]);
+	for (int i = 0; i < MEM_PROGS; i++) {
+		char path[256];
+
+		link_pin_path(i, path, sizeof(path));
+		m->prog_fd[i] = prog_of_link(path);
+	}
 	m->stats_fd = bpf_obj_get(CAPTURE_PIN_DIR "/mem_stats");
 	m->live_fd = bpf_obj_get(CAPTURE_PIN_DIR "/mem_live");
 	m->double_fd = bpf_obj_get(CAPTURE_PIN_DIR "/mem_double");
-	if (m->stats_fd < 0 || m->live_fd < 0 || m->double_fd < 0 || m->prog_fd[0] < 0 ||
-	    m->prog_fd[1] < 0 || m->prog_fd[2] < 0) {
+	bool progs = true;
+
+	for (int i = 0; i < MEM_PROGS; i++)
+		progs = progs && m->prog_fd[i] >= 0;
+	if (m->stats_fd < 0 || m->live_fd < 0 || m->double_fd < 0 || !progs) {
 		fprintf(stderr, "saved_syn_mem: the memory follower is not attached (%s/mem_*: %s)\n",
 			CAPTURE_PIN_DIR, strerror(errno));
 		saved_syn_mem_close(m);
@@ -207,7 +248,7 @@ void saved_syn_mem_read(const struct saved_syn_mem *m, struct mem_counts *out)
 	out->unattributed = st.unattributed;
 	out->live = (int64_t)(out->allocs - out->frees);
 	/* runs the kernel skipped: a traced call nested in one of these programs on its CPU (an
-	 * interrupt's allocation while the program ran in task context) is not seen */
+	 * interrupt's allocation while the program ran in task context), handled by its twin */
 	out->missed = 0;
 	for (int i = 0; i < MEM_PROGS; i++) {
 		struct bpf_prog_info info = { 0 };

@@ -20,7 +20,8 @@ struct saved_syn_mem;
 /* The counts since the follower was attached. */
 struct mem_counts {
 	uint64_t allocs, frees, untracked, double_frees, unattributed;
-	uint64_t missed;		/* the follower's runs the kernel skipped (recursion_misses) */
+	uint64_t missed;		/* the follower's runs the kernel skipped (recursion_misses),
+					 * each event then handled by the other twin */
 	int64_t live;			/* allocs - frees */
 };
 
@@ -49,8 +50,13 @@ int saved_syn_mem_each(const struct saved_syn_mem *m, int dbl,
 const char *saved_syn_mem_symbol(uint64_t addr, char *buf, size_t len);
 void saved_syn_mem_close(struct saved_syn_mem *m);
 
+/* The follower's programs, by name; each attached by a link pinned as link_mem_<name>. */
+#define SAVED_SYN_MEM_PROGS "on_kmalloc", "on_kmalloc_twin", "on_cache_alloc", \
+	"on_cache_alloc_twin", "on_kfree", "on_kfree_twin"
+
 /* Pins the follower leaves under CAPTURE_PIN_DIR (for detach). */
 #define SAVED_SYN_MEM_PINS "mem_live", "mem_freed", "mem_double", "mem_stats", "cur_copy", \
-	"link_mem_kmalloc", "link_mem_cache_alloc", "link_mem_kfree"
+	"link_mem_on_kmalloc", "link_mem_on_kmalloc_twin", "link_mem_on_cache_alloc", \
+	"link_mem_on_cache_alloc_twin", "link_mem_on_kfree", "link_mem_on_kfree_twin"
 
 #endif

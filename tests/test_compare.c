@@ -15,6 +15,7 @@
 #include "classify.h"
 #include "decode.h"
 #include "inet_csum.h"
+#include "keyset.h"
 #include "labels.h"
 #include "report.h"
 #include "syn_fixtures.h"
@@ -505,49 +506,76 @@ struct copy_case {
 	enum verdict verdict;
 	enum reason reason;
 	const char *detail;
+	unsigned int same;	/* bit i: copy i is copy 1's bytes again (a duplicate on the wire) */
 };
 
 static const struct copy_case copy_cases[] = {
-	{ "one copy", 1, 0, 0, 0, 0, false, 0, -1, false, 0, V_IDENTICAL, R_NONE, "" },
+	{ "one copy", 1, 0, 0, 0, 0, false, 0, -1, false, 0, V_IDENTICAL, R_NONE, "", 0 },
 	{ "first kept", 2, 2, 0, 0, 0, false, 0, 0, false, 0, V_EXPLAINED, R_RETRANSMIT,
-	  "saved copy 1, the one that created the request (2 dropped (NOT_SPECIFIED))" },
+	  "saved copy 1, the one that created the request (2 dropped (NOT_SPECIFIED))", 0 },
 	{ "later copy saved", 2, 2, 0, 0, 0, false, 1, 0, false, 1, V_DIFFER, R_NONE,
-	  "the kernel saved copy 2 of 2, but copy 1 made the connection" },
-	{ "first dropped", 2, 1, 1, 0, 0, false, 1, 1, false, 0, V_IDENTICAL, R_NONE, "" },
+	  "the kernel saved copy 2 of 2, but copy 1 made the connection", 0 },
+	{ "first dropped", 2, 1, 1, 0, 0, false, 1, 1, false, 0, V_IDENTICAL, R_NONE, "", 0 },
 	{ "all dropped", 2, 3, 0, 0, 0, false, 0, -1, false, 1, V_DIFFER, R_NONE,
-	  "dropped all 2 copies" },
+	  "dropped all 2 copies", 0 },
 	/* copy 1 made a request that ended; copy 2 reached it and was dropped; copy 3 made the
 	 * request that became the connection: the last copy not dropped, not the first */
-	{ "an earlier request ended", 3, 2, 2, 0, 0, false, 2, 2, false, 0, V_IDENTICAL, R_NONE, "" },
+	{ "an earlier request ended", 3, 2, 2, 0, 0, false, 2, 2, false, 0, V_IDENTICAL, R_NONE, "", 0 },
 	{ "the ended request's copy saved", 3, 2, 2, 0, 0, false, 0, 2, false, 1, V_DIFFER, R_NONE,
-	  "the kernel saved copy 1 of 3, but copy 3 made the connection" },
+	  "the kernel saved copy 1 of 3, but copy 3 made the connection", 0 },
 	{ "TSecr names a dropped copy", 3, 6, 0, 0, 0, false, 0, 2, false, 1, V_DIFFER, R_NONE,
 	  "which-copy proofs disagree: copy 1 of 3 is the last the kernel did not drop, but the "
-	  "SYN-ACK's TSecr 102 echoes copy 3" },
+	  "SYN-ACK's TSecr 102 echoes copy 3", 0 },
 	{ "TSecr names no copy", 2, 2, 0, 0, 0, false, 0, -2, false, 1, V_DIFFER, R_NONE,
-	  "echoes none of the 2 copies" },
-	{ "active: no TSecr check", 2, 1, 1, 0, 0, false, 1, 0, true, 0, V_IDENTICAL, R_NONE, "" },
+	  "echoes none of the 2 copies", 0 },
+	{ "active: no TSecr check", 2, 1, 1, 0, 0, false, 1, 0, true, 0, V_IDENTICAL, R_NONE, "", 0 },
 	{ "one byte short", 1, 0, 0, 0, -1, false, 0, -1, false, 1, V_DIFFER, R_NONE,
-	  "allocated 63 bytes for a saved copy of 52 header bytes (struct saved_syn 12 + 52 = 64)" },
+	  "allocated 63 bytes for a saved copy of 52 header bytes (struct saved_syn 12 + 52 = 64)", 0 },
 	{ "one byte long", 1, 0, 0, 0, 1, false, 0, -1, false, 1, V_DIFFER, R_NONE,
-	  "allocated 65 bytes" },
+	  "allocated 65 bytes", 0 },
 	{ "allocated for another copy", 2, 2, 1, 0, 0, false, 0, -1, false, 1, V_DIFFER, R_NONE,
-	  "while processing copy 2 of 2, but copy 1 made the connection" },
+	  "while processing copy 2 of 2, but copy 1 made the connection", 0 },
 	{ "no allocation", 1, 0, -1, 0, 0, false, 0, -1, false, 1, V_DIFFER, R_NONE,
-	  "saw no saved-SYN allocation" },
+	  "saw no saved-SYN allocation", 0 },
 	{ "two allocations", 1, 0, 0, 0, 0, true, 0, -1, false, 1, V_DIFFER, R_NONE,
-	  "two saved-SYN allocations for one copy" },
+	  "two saved-SYN allocations for one copy", 0 },
 	/* a duplicate replaced the saved copy with an equal one: the bytes cannot show it */
 	{ "a dropped duplicate saved too", 2, 2, 0, 2, 0, false, 0, -1, true, 1, V_DIFFER, R_NONE,
-	  "also allocated a saved copy (64 bytes) while processing copy 2 of 2, a copy it dropped" },
+	  "also allocated a saved copy (64 bytes) while processing copy 2 of 2, a copy it dropped", 0 },
 	{ "a later copy saved too", 2, 0, 0, 2, 0, false, 0, -1, false, 1, V_DIFFER, R_NONE,
-	  "the kernel saved copy 1 of 2, but copy 2 made the connection" },
+	  "the kernel saved copy 1 of 2, but copy 2 made the connection", 0 },
 	{ "an earlier request saved its own", 3, 2, 2, 1, 0, false, 2, 2, false, 0, V_IDENTICAL,
-	  R_NONE, "" },
+	  R_NONE, "", 0 },
 	{ "an earlier dropped copy saved", 3, 3, 2, 1, 0, false, 2, -1, false, 1, V_DIFFER, R_NONE,
-	  "while processing copy 1 of 3, a copy it dropped" },
+	  "while processing copy 1 of 3, a copy it dropped", 0 },
 	{ "active: duplicate SYN-ACK dropped", 2, 2, 0, 0, 0, false, 0, -1, true, 0, V_EXPLAINED,
-	  R_RETRANSMIT, "saved copy 1, the one that established the socket (2 dropped" },
+	  R_RETRANSMIT, "saved copy 1, the one that established the socket (2 dropped", 0 },
+	/* copies of the same bytes are one copy to the witness (it tells them apart by their
+	 * bytes): the allocation noted on the later one is the first one's, but never two */
+	{ "same bytes: allocation noted on the duplicate", 2, 2, 1, 0, 0, false, 0, -1, true, 0,
+	  V_EXPLAINED, R_RETRANSMIT, "saved copy 1, the one that established the socket", 2 },
+	{ "same bytes: both allocated", 2, 2, 0, 2, 0, false, 0, -1, true, 1, V_DIFFER, R_NONE,
+	  "two saved-SYN allocations for one copy", 2 },
+	{ "same bytes: allocated twice for one", 2, 2, 1, 0, 0, true, 0, -1, true, 1, V_DIFFER,
+	  R_NONE, "two saved-SYN allocations for one copy", 2 },
+	{ "same bytes: no allocation", 2, 2, -1, 0, 0, false, 0, -1, true, 1, V_DIFFER, R_NONE,
+	  "saw no saved-SYN allocation", 2 },
+	{ "same bytes: the allocation one byte short", 2, 2, 1, 0, -1, false, 0, -1, true, 1,
+	  V_DIFFER, R_NONE, "allocated 63 bytes", 2 },
+	/* a SYN-ACK taken from the socket's backlog: the one allocation tied to the later copy */
+	{ "active: backlog, one allocation tied to the later copy", 2, 2, 1, 0, 0, false, 0, -1,
+	  true, 0, V_EXPLAINED, R_RETRANSMIT, "its one allocation tied to copy 2, as a SYN-ACK "
+	  "taken from the socket's backlog is", 0 },
+	{ "active: backlog, but two allocations", 2, 2, 1, 0, 0, true, 0, -1, true, 1, V_DIFFER,
+	  R_NONE, "while processing copy 2 of 2, but copy 1 made the connection", 0 },
+	{ "active: backlog, both copies allocated", 2, 2, 0, 2, 0, false, 0, -1, true, 1, V_DIFFER,
+	  R_NONE, "also allocated a saved copy (64 bytes) while processing copy 2 of 2", 0 },
+	{ "active: backlog, the allocation one byte long", 2, 2, 1, 0, 1, false, 0, -1, true, 1,
+	  V_DIFFER, R_NONE, "allocated 65 bytes", 0 },
+	{ "active: backlog, the later copy's bytes", 2, 2, 1, 0, 0, false, 1, -1, true, 1,
+	  V_DIFFER, R_NONE, "the kernel saved copy 2 of 2, but copy 1 made the connection", 0 },
+	{ "active: tied to an earlier dropped copy", 2, 1, 0, 0, 0, false, 1, -1, true, 1,
+	  V_DIFFER, R_NONE, "while processing copy 1 of 2, but copy 2 made the connection", 0 },
 };
 
 static void test_which_copy(void)
@@ -562,7 +590,8 @@ static void test_which_copy(void)
 		struct compare_result r;
 
 		for (int i = 0; i < t->n; i++) {
-			ts_syn(bytes[i], (uint16_t)(i + 1), 100 + (uint32_t)i);
+			ts_syn(bytes[i], (uint16_t)(t->same >> i & 1 ? 1 : i + 1),
+			       100 + (t->same >> i & 1 ? 0 : (uint32_t)i));
 			v[i] = (struct copy_view){ .data = bytes[i], .len = 52,
 						   .dropped = t->dropped >> i & 1,
 						   .drop_reason = "NOT_SPECIFIED",
@@ -683,8 +712,42 @@ static void test_options(void)
 	CHECK_EQ_INT(tcp_last_tsval(badlen, sizeof(badlen), &ts), false);
 }
 
+/* The judged-keys set: every key added is found (through growth), no other key is, and a key
+ * added twice is there once; keys that differ only in the ISN or one address byte differ. */
+static void test_keyset(void)
+{
+	struct keyset s = { 0 };
+	struct capture_key k;
+	int missing = 0, found = 0;
+
+	CHECK(!keyset_has(&s, &(struct capture_key){ .family = 2 }), "empty set has a key");
+	for (uint32_t i = 0; i < 5000; i++) {
+		k = (struct capture_key){ .family = i % 2 ? 2 : 10, .seq = i * 2654435761u,
+					  .sport = (uint16_t)i, .dport = 7001 };
+		k.saddr[3] = (uint8_t)i;
+		CHECK_EQ_INT(keyset_add(&s, &k), 0);
+		CHECK_EQ_INT(keyset_add(&s, &k), 0);
+	}
+	CHECK_EQ_INT((int)s.n, 5000);
+	for (uint32_t i = 0; i < 5000; i++) {
+		k = (struct capture_key){ .family = i % 2 ? 2 : 10, .seq = i * 2654435761u,
+					  .sport = (uint16_t)i, .dport = 7001 };
+		k.saddr[3] = (uint8_t)i;
+		missing += !keyset_has(&s, &k);
+		k.seq++;
+		found += keyset_has(&s, &k);
+		k.seq--;
+		k.saddr[15] = 1;
+		found += keyset_has(&s, &k);
+	}
+	CHECK_EQ_INT(missing, 0);
+	CHECK_EQ_INT(found, 0);
+	keyset_free(&s);
+}
+
 int main(void)
 {
+	test_keyset();
 	test_options();
 	test_labels();
 	test_unbound();

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A set of capture keys (flow + ISN, exactly as the witness keys a capture): the connections
+ * judged with a socket, so that a copy of one of their SYNs (or SYN-ACKs) that the wire
+ * delivered after the judgement is known for what it is. Open addressing, grows as it fills.
+ */
+#ifndef SYNTWIN_KEYSET_H
+#define SYNTWIN_KEYSET_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "capture.h"
+
+struct keyset {
+	struct capture_key *slot;
+	bool *used;
+	size_t cap, n;
+};
+
+/* Adds @k (once). Returns 0, or -1 out of memory (the set is unchanged). */
+int keyset_add(struct keyset *s, const struct capture_key *k);
+bool keyset_has(const struct keyset *s, const struct capture_key *k);
+void keyset_free(struct keyset *s);
+
+#endif
