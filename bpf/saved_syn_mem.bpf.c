@@ -28,7 +28,7 @@
 #include <bpf/bpf_tracing.h>
 #include <stdbool.h>
 
-#include "syn_maps.bpf.h"
+#include "skb_flow.bpf.h"
 
 #define MEM_MAX_SITES 8
 
@@ -93,14 +93,137 @@ static __always_inline void forget_freed(__u64 k)
 		bpf_map_delete_elem(&mem_freed, &k);
 }
 
+/*
+ * The packets TCP is processing on this CPU, innermost last, each named from its own skb when
+ * TCP takes it: fentry on tcp_v4_rcv and tcp_v6_rcv (the softirq) and on tcp_rcv_state_process
+ * (also the socket's backlog, which TCP works through later, in the task that held the socket,
+ * after other packets went through tc). The tc program's cur_copy (the last packet tc saw on
+ * the CPU) names the wrong packet there: a SYN-ACK that came while connect() held its socket
+ * is processed after the packets behind it passed tc. fexit takes an entry off by its skb,
+ * with whatever lies above it (an entry whose fexit run the kernel skipped).
+ */
+#define TCP_CTX_DEPTH 4
+struct tcp_ctx {
+	struct cur_copy pkt[TCP_CTX_DEPTH];
+	__u64 skb[TCP_CTX_DEPTH];
+	__u32 len;
+	__u32 overflow;		/* entries with no room: their packets fall back to cur_copy */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct tcp_ctx);
+} tcp_ctx SEC(".maps");
+
+static __always_inline void ctx_enter(struct sk_buff *skb)
+{
+	struct capture_key key = {};
+	struct tcphdr th = {};
+	struct tcp_ctx *t;
+	__u32 zero = 0, len, tag = 0;
+
+	t = bpf_map_lookup_elem(&tcp_ctx, &zero);
+	if (!t)
+		return;
+	len = t->len;
+	if (len >= TCP_CTX_DEPTH) {
+		t->overflow++;
+		return;
+	}
+	t->skb[len] = (__u64)skb;
+	t->pkt[len].valid = !flow_of_skb(skb, &key, &th, &tag) && th.syn;
+	t->pkt[len].flow = key;
+	t->pkt[len].tag = tag;
+	t->len = len + 1;
+}
+
+static __always_inline void ctx_exit(struct sk_buff *skb)
+{
+	struct tcp_ctx *t;
+	__u32 zero = 0;
+	int i;
+
+	t = bpf_map_lookup_elem(&tcp_ctx, &zero);
+	if (!t)
+		return;
+	for (i = TCP_CTX_DEPTH - 1; i >= 0; i--)
+		if (i < (int)t->len && t->skb[i] == (__u64)skb) {
+			t->len = (__u32)i;
+			return;
+		}
+}
+
+struct sock;
+
+SEC("fentry/tcp_v4_rcv")
+int BPF_PROG(tcp4_enter, struct sk_buff *skb)
+{
+	ctx_enter(skb);
+	return 0;
+}
+
+SEC("fexit/tcp_v4_rcv")
+int BPF_PROG(tcp4_exit, struct sk_buff *skb, int ret)
+{
+	ctx_exit(skb);
+	return 0;
+}
+
+SEC("fentry/tcp_v6_rcv")
+int BPF_PROG(tcp6_enter, struct sk_buff *skb)
+{
+	ctx_enter(skb);
+	return 0;
+}
+
+SEC("fexit/tcp_v6_rcv")
+int BPF_PROG(tcp6_exit, struct sk_buff *skb, int ret)
+{
+	ctx_exit(skb);
+	return 0;
+}
+
+SEC("fentry/tcp_rcv_state_process")
+int BPF_PROG(rcv_state_enter, struct sock *sk, struct sk_buff *skb)
+{
+	ctx_enter(skb);
+	return 0;
+}
+
+SEC("fexit/tcp_rcv_state_process")
+int BPF_PROG(rcv_state_exit, struct sock *sk, struct sk_buff *skb, int ret)
+{
+	ctx_exit(skb);
+	return 0;
+}
+
+/*
+ * The packet a saved copy made now belongs to: the innermost one TCP is processing on this CPU,
+ * else (no SYN among them, or no room) the last one tc saw here.
+ */
+static __always_inline struct cur_copy *current_packet(void)
+{
+	struct tcp_ctx *t;
+	__u32 zero = 0, len;
+
+	t = bpf_map_lookup_elem(&tcp_ctx, &zero);
+	if (t) {
+		len = t->len;
+		if (len > 0 && len <= TCP_CTX_DEPTH && t->pkt[(len - 1) & (TCP_CTX_DEPTH - 1)].valid)
+			return &t->pkt[(len - 1) & (TCP_CTX_DEPTH - 1)];
+	}
+	return bpf_map_lookup_elem(&cur_copy, &zero);
+}
+
 /* Ties @o to the packet this CPU is processing, and marks that copy as saved. */
 static __always_inline bool attribute(struct mem_obj *o)
 {
 	struct capture_rec *copy, *latest;
 	struct cur_copy *cur;
-	__u32 zero = 0;
 
-	cur = bpf_map_lookup_elem(&cur_copy, &zero);
+	cur = current_packet();
 	if (!cur || !cur->valid)
 		return false;
 	o->flow = cur->flow;

@@ -163,32 +163,8 @@ static int judge_other_saves(const struct copies_input *ci, int c, const struct 
 }
 
 /*
- * Active direction: the follower ties an allocation to the last packet tc saw on the CPU, which
- * is the one TCP processes when TCP takes it in the same softirq. A SYN-ACK that comes while the
- * task holds the socket (connect() does, and the SYN-ACK a SYN sent inside it calls back may
- * come at once) waits in the socket's backlog, and TCP takes it after later copies passed tc:
- * then the tie names a later copy. So for a SYN-ACK the one allocation of the connection, tied
- * to a copy after @c, is @c's: returns that copy, or NULL. (A listener takes SYNs in the
- * softirq, never from a backlog: the passive tie stays exact. Two allocations are never one.)
- */
-static const struct copy_view *backlog_tie(const struct copies_input *ci, int c)
-{
-	const struct copy_view *later = NULL;
-	int total = 0;
-
-	if (!ci->active)
-		return NULL;
-	for (int j = 0; j < ci->n; j++) {
-		total += ci->copy[j].saved + ci->copy[j].saved_again;
-		if (ci->copy[j].saved && j > c)
-			later = &ci->copy[j];
-	}
-	return total == 1 ? later : NULL;
-}
-
-/*
- * The allocation: one, made for copy @c (or a copy of the same bytes: same_copy(); for a SYN-ACK
- * one tied to a later copy: backlog_tie()), of SAVED_SYN_HDR + the bytes read back.
+ * The allocation: one, made for copy @c (or a copy of the same bytes: same_copy()), of
+ * SAVED_SYN_HDR + the bytes read back.
  */
 static int judge_memory(const struct copies_input *ci, int c, struct compare_result *res)
 {
@@ -203,14 +179,6 @@ static int judge_memory(const struct copies_input *ci, int c, struct compare_res
 			v = &ci->copy[j];
 			allocs += 1 + ci->copy[j].saved_again;
 		}
-	if (!v && (v = backlog_tie(ci, c)) != NULL) {
-		size_t used = strlen(res->detail);
-
-		allocs = 1;
-		snprintf(res->detail + used, sizeof(res->detail) - used, "%sits one allocation tied "
-			 "to copy %d, as a SYN-ACK taken from the socket's backlog is",
-			 used ? "; " : "", (int)(v - ci->copy) + 1);
-	}
 	if (!v) {
 		for (int j = 0; j < ci->n; j++) {
 			if (!ci->copy[j].saved)

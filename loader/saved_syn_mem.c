@@ -20,8 +20,8 @@ static const char *const site_names[] = { "tcp_saved_syn_alloc", "tcp_reqsk_reco
 					  "tcp_rcv_state_process" };
 
 /* The follower's programs (saved_syn_mem.bpf.c): kmalloc, kmem_cache_alloc and kfree, each a
- * twin pair. Each is attached by a link pinned as CAPTURE_PIN_DIR/link_mem_<name>
- * (SAVED_SYN_MEM_PINS lists them). */
+ * twin pair, and the TCP receive functions that name the packet being processed. Each is
+ * attached by a link pinned as CAPTURE_PIN_DIR/link_mem_<name> (SAVED_SYN_MEM_PINS). */
 static const char *const mem_prog_names[] = { SAVED_SYN_MEM_PROGS };
 #define MEM_PROGS ((int)(sizeof(mem_prog_names) / sizeof(mem_prog_names[0])))
 #define MEM_PROGS_MAX 16

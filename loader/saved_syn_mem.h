@@ -52,11 +52,14 @@ void saved_syn_mem_close(struct saved_syn_mem *m);
 
 /* The follower's programs, by name; each attached by a link pinned as link_mem_<name>. */
 #define SAVED_SYN_MEM_PROGS "on_kmalloc", "on_kmalloc_twin", "on_cache_alloc", \
-	"on_cache_alloc_twin", "on_kfree", "on_kfree_twin"
+	"on_cache_alloc_twin", "on_kfree", "on_kfree_twin", "tcp4_enter", "tcp4_exit", \
+	"tcp6_enter", "tcp6_exit", "rcv_state_enter", "rcv_state_exit"
 
 /* Pins the follower leaves under CAPTURE_PIN_DIR (for detach). */
 #define SAVED_SYN_MEM_PINS "mem_live", "mem_freed", "mem_double", "mem_stats", "cur_copy", \
 	"link_mem_on_kmalloc", "link_mem_on_kmalloc_twin", "link_mem_on_cache_alloc", \
-	"link_mem_on_cache_alloc_twin", "link_mem_on_kfree", "link_mem_on_kfree_twin"
+	"link_mem_on_cache_alloc_twin", "link_mem_on_kfree", "link_mem_on_kfree_twin", \
+	"link_mem_tcp4_enter", "link_mem_tcp4_exit", "link_mem_tcp6_enter", "link_mem_tcp6_exit", \
+	"link_mem_rcv_state_enter", "link_mem_rcv_state_exit"
 
 #endif

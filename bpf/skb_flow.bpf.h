@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A kernel sk_buff's flow and copy tag, for tracing programs (tp_btf, fentry): the headers read
+ * from skb->head + skb->network_header, CO-RE against the running kernel's BTF (the two fields
+ * are declared here with preserve_access_index, no vmlinux.h). The drop-reason program and the
+ * memory follower name a copy with it exactly as the tc program does (copy_tag()).
+ */
+#ifndef SYNTWIN_SKB_FLOW_BPF_H
+#define SYNTWIN_SKB_FLOW_BPF_H
+
+#include <linux/in.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/tcp.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_endian.h>
+
+#include "syn_maps.bpf.h"
+
+#define AF_INET 2
+#define AF_INET6 10
+
+struct sk_buff {
+	unsigned char *head;
+	__u16 network_header;
+} __attribute__((preserve_access_index));
+
+/* The flow key of the TCP segment whose IP header starts at @nh, and its copy_tag() in *@tag;
+ * 0, or -1 if it is none. */
+static __always_inline int flow_of(const unsigned char *nh, struct capture_key *key,
+				   struct tcphdr *th, __u32 *tag)
+{
+	__u8 t[60] = {};
+	const unsigned char *tcp;
+	__u8 ver;
+
+	if (bpf_probe_read_kernel(&ver, 1, nh))
+		return -1;
+	if ((ver >> 4) == 4) {
+		struct iphdr ip;
+
+		if (bpf_probe_read_kernel(&ip, sizeof(ip), nh) || ip.protocol != IPPROTO_TCP ||
+		    ip.ihl < 5 || (ip.frag_off & bpf_htons(0x3fff)))
+			return -1;
+		key->family = AF_INET;
+		__builtin_memcpy(key->saddr, &ip.saddr, 4);
+		__builtin_memcpy(key->daddr, &ip.daddr, 4);
+		tcp = nh + ip.ihl * 4;
+		*tag = tag_id(TAG_SEED, bpf_ntohs(ip.id));
+	} else if ((ver >> 4) == 6) {
+		struct ipv6hdr ip6;
+		__u8 next;
+		int i;
+
+		if (bpf_probe_read_kernel(&ip6, sizeof(ip6), nh))
+			return -1;
+		key->family = AF_INET6;
+		__builtin_memcpy(key->saddr, &ip6.saddr, 16);
+		__builtin_memcpy(key->daddr, &ip6.daddr, 16);
+		next = ip6.nexthdr;
+		tcp = nh + sizeof(ip6);
+		*tag = tag_id(TAG_SEED, ipv6_flow_label(&ip6));
+		for (i = 0; i < CAPTURE_MAX_EXTHDRS && next != IPPROTO_TCP; i++) {
+			__u8 h[2];
+
+			if ((next != IPPROTO_HOPOPTS && next != IPPROTO_ROUTING &&
+			     next != IPPROTO_DSTOPTS && next != IPPROTO_AH) ||
+			    bpf_probe_read_kernel(h, 2, tcp))
+				return -1;
+			tcp += next == IPPROTO_AH ? (h[1] + 2) * 4 : (h[1] + 1) * 8;
+			next = h[0];
+		}
+		if (next != IPPROTO_TCP)
+			return -1;
+	} else {
+		return -1;
+	}
+	if (bpf_probe_read_kernel(th, sizeof(*th), tcp))
+		return -1;
+	/* the options too (reading past a short header is harmless: the tag stops at doff) */
+	if (bpf_probe_read_kernel(t, sizeof(t), tcp))
+		__builtin_memcpy(t, th, sizeof(*th));
+	*tag = tag_tcp(*tag, t);
+	key->sport = th->source;
+	key->dport = th->dest;
+	key->seq = bpf_ntohl(th->seq);
+	return 0;
+}
+
+/* flow_of() for @skb, a kernel pointer. */
+static __always_inline int flow_of_skb(struct sk_buff *skb, struct capture_key *key,
+				       struct tcphdr *th, __u32 *tag)
+{
+	unsigned char *head = BPF_CORE_READ(skb, head);
+	__u16 nh = BPF_CORE_READ(skb, network_header);
+
+	return flow_of(head + nh, key, th, tag);
+}
+
+#endif
