@@ -145,13 +145,12 @@ static int judge_tsecr(const struct copies_input *ci, int c, struct compare_resu
  * replaced its saved copy with an identical later one shows nothing in the bytes). A copy
  * before @c that was not dropped made an earlier request, which saved its own.
  */
-static int judge_other_saves(const struct copies_input *ci, int c, const struct copy_view *mine,
-			     struct compare_result *res)
+static int judge_other_saves(const struct copies_input *ci, int c, struct compare_result *res)
 {
 	for (int j = 0; j < ci->n; j++) {
 		const struct copy_view *o = &ci->copy[j];
 
-		if (o == mine || same_copy(o, &ci->copy[c]) || !o->saved || (j < c && !o->dropped))
+		if (same_copy(o, &ci->copy[c]) || !o->saved || (j < c && !o->dropped))
 			continue;
 		snprintf(res->detail, sizeof(res->detail), "the kernel also allocated a saved copy "
 			 "(%u bytes) while processing copy %d of %d, %s", o->saved_size, j + 1, ci->n,
@@ -203,7 +202,7 @@ static int judge_memory(const struct copies_input *ci, int c, struct compare_res
 			 ci->in->native_len, SAVED_SYN_HDR, ci->in->native_len, want);
 		return differ(res);
 	}
-	return judge_other_saves(ci, c, v, res);
+	return judge_other_saves(ci, c, res);
 }
 
 int judge_copies(const struct copies_input *ci, struct compare_result *res)
