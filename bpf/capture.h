@@ -56,6 +56,11 @@ enum capture_flags {
 					 * client's ingress) with a timestamp: synack_tsecr */
 	CAP_F_RST = 1 << 10,		/* the SYN's sender reset the flow (an RST with seq
 					 * ISN + 1 arrived after the SYN) */
+	CAP_F_NO_SYN = 1 << 11,		/* no SYN in this record (cap_len 0, data holds the
+					 * struct capture_key): a passive socket made from a
+					 * cookie ACK tc validated when the SYN's capture was
+					 * already taken (cookie_acks; a duplicated or late
+					 * cookie ACK makes a second child of one SYN) */
 };
 
 /* Flags that describe the flow rather than one copy: keep_copy() carries them forward. */
@@ -130,6 +135,16 @@ struct mem_stats {
 	__u64 double_frees;	/* kfree of an object already freed, with no allocation of its
 				 * address seen since (mem_double; confirmed in userspace) */
 	__u64 unattributed;	/* allocated with no captured packet to tie it to */
+	__u64 ctx_overflow;	/* packets TCP took while its per-CPU stack of packets (tcp_ctx)
+				 * was full: an allocation then is tied by tc's cur_copy */
+};
+
+/* Cookie ACKs tc validated for a flow and ISN with no capture left (cookie_acks): how many, and
+ * when the last came. sockops takes one per passive socket it finds no capture for. */
+struct cookie_ack {
+	__u64 ts_ns;
+	__u32 acks;
+	__u32 pad;
 };
 
 /* Per-device facts the loader supplies: how long the link-layer header is (ARPHRD-based). */
@@ -168,6 +183,10 @@ enum capture_counter {
 	CNT_SYNACK_MATCHED,	/* a SYN-ACK answering a captured SYN (its TSecr noted) */
 	CNT_RST_MATCHED,	/* an RST of a captured SYN's flow (CAP_F_RST) */
 	CNT_RING_DROPS,		/* a bound record the ring buffer had no room for: lost */
+	CNT_COOKIE_LATE,	/* an ACK validated as a syncookie for a flow whose capture was
+				 * already taken (noted in cookie_acks) */
+	CNT_COOKIE_CHILD,	/* a passive socket with no capture, bound to such an ACK and
+				 * sent to the ring as a CAP_F_NO_SYN record */
 	CNT_MAX
 };
 
@@ -176,6 +195,6 @@ enum capture_counter {
 	"insert_fail", "bound", "bind_miss", "bpf_errors", "synack_seen", \
 	"active_bound", "active_bind_miss", "recaptured", "cookie_proven", \
 	"syn_dropped", "copies_cut", "fate_unmatched", "synack_matched", "rst_matched", \
-	"ring_drops"
+	"ring_drops", "cookie_late", "cookie_child"
 
 #endif

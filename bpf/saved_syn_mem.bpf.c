@@ -107,7 +107,6 @@ struct tcp_ctx {
 	struct cur_copy pkt[TCP_CTX_DEPTH];
 	__u64 skb[TCP_CTX_DEPTH];
 	__u32 len;
-	__u32 overflow;		/* entries with no room: their packets fall back to cur_copy */
 };
 
 struct {
@@ -129,7 +128,12 @@ static __always_inline void ctx_enter(struct sk_buff *skb)
 		return;
 	len = t->len;
 	if (len >= TCP_CTX_DEPTH) {
-		t->overflow++;
+		/* no room: this packet's allocations fall back to cur_copy; counted, so a run
+		 * where that happened says so */
+		struct mem_stats *st = bpf_map_lookup_elem(&mem_stats, &zero);
+
+		if (st)
+			__sync_fetch_and_add(&st->ctx_overflow, 1);
 		return;
 	}
 	t->skb[len] = (__u64)skb;

@@ -49,13 +49,33 @@ union ip_hdr {
 	struct ipv6hdr v6;
 };
 
+/* A validated cookie ACK for @key whose capture is gone (taken with its first connection):
+ * noted for sockops, which binds the child it makes (bind_cookie_child()). */
+static __always_inline void note_late_cookie(struct capture_key *key)
+{
+	struct cookie_ack *a = bpf_map_lookup_elem(&cookie_acks, key);
+	struct cookie_ack n = { .ts_ns = bpf_ktime_get_ns(), .acks = 1 };
+
+	count(CNT_COOKIE_LATE);
+	if (!a && bpf_map_update_elem(&cookie_acks, key, &n, BPF_NOEXIST) == 0)
+		return;
+	if (!a)
+		a = bpf_map_lookup_elem(&cookie_acks, key); /* another CPU's insert won */
+	if (!a)
+		return;
+	a->ts_ns = n.ts_ns;
+	__sync_fetch_and_add(&a->acks, 1);
+}
+
 /*
  * The witness's own syncookie proof, per connection: @th is an ACK (no SYN, no RST) of a flow
- * whose SYN we captured (@key, with the SYN's ISN = this ACK's seq - 1). If no request or
- * connection socket holds the flow and the listener it reaches validates the ACK's cookie
- * (bpf_tcp_check_syncookie(): the kernel's cookie arithmetic, not the saved-SYN code under test),
- * the connection about to be created is a syncookie child, which keeps no saved SYN. The proof
- * is a flag on the capture, which sockops then binds to that child's cookie.
+ * (@key, with the SYN's ISN = this ACK's seq - 1). If no request or connection socket holds the
+ * flow and the listener it reaches validates the ACK's cookie (bpf_tcp_check_syncookie(): the
+ * kernel's cookie arithmetic, not the saved-SYN code under test), the connection about to be
+ * created is a syncookie child, which keeps no saved SYN. The proof is a flag on the SYN's
+ * capture, which sockops then binds to that child's cookie. When the capture was already taken
+ * (a duplicated or late copy of the ACK, after the first child was judged), the ACK is noted in
+ * cookie_acks instead: the child it makes is the SYN's second.
  */
 static __always_inline void prove_syncookie(struct __sk_buff *skb, struct capture_key *key,
 					    union ip_hdr *ip, __u32 ip_len, struct tcphdr *th)
@@ -68,7 +88,7 @@ static __always_inline void prove_syncookie(struct __sk_buff *skb, struct captur
 
 	key->seq = bpf_ntohl(th->seq) - 1;
 	rec = bpf_map_lookup_elem(&syn_by_flow, key);
-	if (!rec || (rec->flags & (CAP_F_SYNACK | CAP_F_COOKIE_ACK)))
+	if (rec && (rec->flags & (CAP_F_SYNACK | CAP_F_COOKIE_ACK)))
 		return;
 	if (key->family == AF_INET) {
 		t.ipv4.saddr = ip->v4.saddr;
@@ -89,9 +109,11 @@ static __always_inline void prove_syncookie(struct __sk_buff *skb, struct captur
 	/* A request or established socket for the flow means no cookie is involved. */
 	if (sk->state == BPF_TCP_LISTEN) {
 		err = bpf_tcp_check_syncookie(sk, ip, ip_len, th, sizeof(*th));
-		if (!err) {
+		if (!err && rec) {
 			rec->flags |= CAP_F_COOKIE_ACK;
 			count(CNT_COOKIE_PROVEN);
+		} else if (!err) {
+			note_late_cookie(key);
 		}
 	}
 	bpf_sk_release(sk);

@@ -40,6 +40,16 @@ struct {
 } syn_copies SEC(".maps");
 
 /* tc → the memory follower: the packet this CPU is processing (struct cur_copy). */
+/* Cookie ACKs validated after their SYN's capture was taken, by flow and ISN (struct
+ * cookie_ack): tc notes them, sockops takes them for the passive sockets they make. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, struct capture_key);
+	__type(value, struct cookie_ack);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} cookie_acks SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);

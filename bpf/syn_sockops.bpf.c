@@ -17,6 +17,46 @@
 
 #define SOCKOPS_ERR(err) record_error(1, __LINE__, (err))
 
+/* A record for a socket with no SYN (bind_cookie_child()): too large for the BPF stack. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct capture_rec);
+} child_scratch SEC(".maps");
+
+/*
+ * A passive socket with no capture for its flow and ISN: if tc validated a cookie ACK for them
+ * after the SYN's capture was taken (cookie_acks, prove_syncookie()), this socket is a second
+ * child of that SYN, made from a later copy of the ACK. It goes to the ring as a record with no
+ * SYN (CAP_F_NO_SYN, the key in data), so the judge can tie it to the SYN's first connection;
+ * one noted ACK per socket. Returns 1 if the socket was bound so, else 0.
+ */
+static __always_inline int bind_cookie_child(struct bpf_sock_ops *skops, struct capture_key *key)
+{
+	struct cookie_ack *a = bpf_map_lookup_elem(&cookie_acks, key);
+	struct capture_rec *r;
+	__u32 zero = 0;
+
+	if (!a || !a->acks)
+		return 0;
+	r = bpf_map_lookup_elem(&child_scratch, &zero);
+	if (!r)
+		return 0;
+	__sync_fetch_and_add(&a->acks, -1);
+	__builtin_memset(r, 0, sizeof(*r));
+	r->ts_ns = a->ts_ns;
+	r->family = key->family;
+	r->flags = CAP_F_NO_SYN | CAP_F_COOKIE_ACK;
+	r->cookie = bpf_get_socket_cookie(skops);
+	__builtin_memcpy(r->data, key, sizeof(*key));
+	if (bpf_ringbuf_output(&syn_events, r, sizeof(*r), BPF_RB_NO_WAKEUP))
+		count(CNT_RING_DROPS);
+	else
+		count(CNT_COOKIE_CHILD);
+	return 1;
+}
+
 SEC("sockops")
 int syn_sockops(struct bpf_sock_ops *skops)
 {
@@ -74,6 +114,8 @@ int syn_sockops(struct bpf_sock_ops *skops)
 
 	rec = bpf_map_lookup_elem(&syn_by_flow, &key);
 	if (!rec) {
+		if (!active && bind_cookie_child(skops, &key))
+			return 1;
 		count(active ? CNT_ACTIVE_BIND_MISS : CNT_BIND_MISS);
 		return 1;
 	}

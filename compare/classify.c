@@ -11,7 +11,8 @@ const char *const verdict_names[V_MAX] = { "identical", "explained", "differ", "
 					   "bpf-missing", "unbound" };
 const char *const reason_names[R_MAX] = { "", "ipv4-option-rewrite", "syncookie",
 					   "vlan-offload", "rejected-by-kernel", "syn-retransmit",
-					   "witness-map-eviction", "dropped-by-kernel", "abandoned" };
+					   "witness-map-eviction", "dropped-by-kernel", "abandoned",
+					   "syncookie-repeat" };
 
 /* inet_addr_type(net, addr) != RTN_UNICAST, as the prespecified-timestamp case asks: the
  * zero network, limited broadcast and multicast by range; the host's own and its subnets'

@@ -63,6 +63,36 @@ static int judge_no_socket(const struct observation *ob, struct compare_result *
 	return judge_unbound(&in, res);
 }
 
+/*
+ * A passive socket made by a cookie ACK that tc validated after its SYN's capture was taken:
+ * explained as the SYN's second child when an earlier connection of the same flow and ISN was
+ * proven a syncookie connection (so the SYN was answered with a cookie, and any copy of its ACK
+ * validates again: the kernel keeps no state to refuse it), and the kernel saved nothing for it
+ * (a cookie child has no SYN to keep). Anything else is unexplained.
+ */
+static int judge_cookie_child(const struct observation *ob, struct compare_result *res)
+{
+	*res = (struct compare_result){ .diff_off = -1 };
+	if (ob->native) {
+		snprintf(res->detail, sizeof(res->detail), "a syncookie child (its cookie ACK "
+			 "validated at tc) has %zu saved bytes: a cookie child keeps none",
+			 ob->native_len);
+		return unexplained(res, V_DIFFER);
+	}
+	if (!ob->cookie_conn_judged) {
+		snprintf(res->detail, sizeof(res->detail), "a syncookie child whose SYN the witness "
+			 "has no capture of, and no earlier syncookie connection of its flow and ISN");
+		return unexplained(res, V_BPF_MISSING);
+	}
+	res->verdict = V_EXPLAINED;
+	res->reason = R_COOKIE_REPEAT;
+	snprintf(res->detail, sizeof(res->detail), "a second child of an earlier syncookie "
+		 "connection's SYN, made by a late copy of one of its segments (same flow, seq - 1 "
+		 "= its ISN + %d) whose cookie tc validated with no socket for the flow; nothing "
+		 "saved", ob->cookie_seq_offset);
+	return 0;
+}
+
 /* A socket's saved bytes against the witness's copies, then what holds whatever they say. */
 static int judge_socket(const struct observation *ob, struct compare_result *res)
 {
@@ -73,7 +103,8 @@ static int judge_socket(const struct observation *ob, struct compare_result *res
 	struct copies_input ci = { .in = &in, .copy = ob->copy, .n = ob->n, .cut = ob->cut,
 				   .active = ob->active, .have_tsecr = ob->have_tsecr,
 				   .tsecr = ob->tsecr, .mem_followed = ob->mem_followed };
-	int bad = judge_copies(&ci, res);
+	int bad = ob->cookie_child && !ob->active && ob->n == 0 ? judge_cookie_child(ob, res) :
+		  judge_copies(&ci, res);
 
 	if (res->verdict == V_BPF_MISSING && ob->evicted) {
 		/* lost by the witness, not a kernel difference: the run becomes partial */

@@ -11,8 +11,9 @@
  *   unbound.c     a SYN no socket took: rejected-by-kernel, dropped-by-kernel, unbound
  *   abandoned.c   a planned abandoned handshake: abandoned
  *   judge.c       what holds whatever the bytes say: a must-drop SYN a socket took, the
- *                 small-buffer contract, and witness-map-eviction (not a verdict on the
- *                 kernel: the run becomes partial)
+ *                 small-buffer contract, witness-map-eviction (not a verdict on the
+ *                 kernel: the run becomes partial), and syncookie-repeat (a second child
+ *                 of a syncookie connection's SYN, made by a later copy of its cookie ACK)
  */
 #ifndef SYNTWIN_JUDGE_H
 #define SYNTWIN_JUDGE_H
@@ -49,6 +50,14 @@ struct observation {
 	bool rst_seen;			/* its sender reset the flow */
 	unsigned int synacks;		/* SYN-ACKs seen answering it */
 	const char *leaked_at;		/* its saved copy is still allocated: the call site */
+	/* A passive socket the witness has no SYN for, but a cookie ACK it validated at tc after
+	 * the SYN's capture was taken (CAP_F_NO_SYN): a later copy of that ACK made it. */
+	bool cookie_child;
+	bool cookie_conn_judged;	/* ... and an earlier connection of the same flow was
+					 * judged a syncookie connection on its own proof, with
+					 * an ISN cookie_seq_offset (0..3) below the seq - 1 of
+					 * the segment that made this one */
+	int cookie_seq_offset;
 	/* The run's evidence. */
 	bool evicted;			/* the witness's maps evicted records not yet put down to
 					 * eviction (only asked when there is no capture) */

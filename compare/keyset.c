@@ -61,6 +61,21 @@ bool keyset_has(const struct keyset *s, const struct capture_key *k)
 	return s->cap && s->used[slot_of(s, k)];
 }
 
+int keyset_find_below(const struct keyset *s, const struct capture_key *k, unsigned int below,
+		      struct capture_key *found)
+{
+	struct capture_key t = *k;
+
+	for (unsigned int d = 0; d <= below; d++) {
+		t.seq = k->seq - d;
+		if (keyset_has(s, &t)) {
+			*found = t;
+			return (int)d;
+		}
+	}
+	return -1;
+}
+
 void keyset_free(struct keyset *s)
 {
 	free(s->slot);

@@ -22,6 +22,10 @@ struct keyset {
 /* Adds @k (once). Returns 0, or -1 out of memory (the set is unchanged). */
 int keyset_add(struct keyset *s, const struct capture_key *k);
 bool keyset_has(const struct keyset *s, const struct capture_key *k);
+/* The key of @s with @k's flow and an ISN at most @below under @k's (the nearest), in @found.
+ * Returns how far under (0..@below), or -1 if there is none. */
+int keyset_find_below(const struct keyset *s, const struct capture_key *k, unsigned int below,
+		      struct capture_key *found);
 void keyset_free(struct keyset *s);
 
 #endif

@@ -431,6 +431,33 @@ static struct labels labels;
 static struct labels missing_flows;
 /* With --netem: the capture key of every connection judged with a socket (late_copies). */
 static struct keyset judged_keys;
+/* The capture key of every connection judged syncookie on its own proof: a later child of the
+ * same SYN (a copy of its cookie ACK) is tied to it (judge_cookie_child()). */
+static struct keyset cookie_keys;
+
+/*
+ * The judged syncookie connection a cookie child's key @k (the flow, and the segment's seq - 1
+ * as the kernel took it for the ISN) belongs to, in @first: the same flow and an ISN at most 3
+ * below. The segment that made the child may be a later one of the first connection (its FIN
+ * after a few bytes of data): the kernel's cookie check subtracts seq - 1 from the cookie and
+ * finds an MSS index that many below the one it encoded, still valid while it stays in its table
+ * of 4 (msstab, IPv4 and IPv6 alike). Returns that difference, or -1 if there is none.
+ */
+static int cookie_child_origin(const struct capture_key *k, struct capture_key *first)
+{
+	return keyset_find_below(&cookie_keys, k, 3, first);
+}
+
+/* A record with no SYN (CAP_F_NO_SYN): the socket is a cookie child whose SYN's capture was
+ * taken before its ACK came (bind_cookie_child() in bpf/syn_sockops.bpf.c). */
+static void observe_cookie_child(const struct capture_rec *rec, struct observation *ob)
+{
+	struct capture_key k, first;
+
+	ob->cookie_child = rec->flags & CAP_F_COOKIE_ACK;
+	ob->cookie_seq_offset = capture_key_of(rec, &k) ? -1 : cookie_child_origin(&k, &first);
+	ob->cookie_conn_judged = ob->cookie_seq_offset >= 0;
+}
 static bool wire_faults;
 
 static void remember_missing(const struct conn_record *c)
@@ -575,6 +602,10 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	c->res = &res;
 	rx_env.hi_ms = realtime_ms() + 1000;
 	have_bpf = capture_take_bound(cc, c->cookie, &rec) == 0;
+	if (have_bpf && (rec.flags & CAP_F_NO_SYN)) {
+		have_bpf = 0; /* evidence of a cookie child, but no SYN */
+		observe_cookie_child(&rec, &ob);
+	}
 	st->compared++;
 	cp.n = 0;
 	if (have_bpf)
@@ -584,7 +615,7 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	observe_copies(&cp, &ob);
 	/* A missing capture is put down to eviction only while the maps have evicted more
 	 * records than were already put down to it (rare: one map walk each). */
-	ob.evicted = !have_bpf && capture_evictions(cc) > (long long)st->lost;
+	ob.evicted = !have_bpf && !ob.cookie_child && capture_evictions(cc) > (long long)st->lost;
 	/* the copy the kernel's bytes are judged against (which_copy.h), -1 if none */
 	judged = copy_that_created(cp.view, cp.n);
 	/* TEST ONLY (--test-corrupt K): every K-th record with both copies, so the number made
@@ -615,6 +646,14 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 			fprintf(stderr, "syntwin: out of memory keeping judged keys\n");
 			st->keys_lost = true;
 		}
+	}
+	if (have_bpf && res.reason == R_SYNCOOKIE) {
+		struct capture_key k;
+
+		/* out of memory: a later child of this SYN would be unexplained (a failure,
+		 * never a false pass) */
+		if (!capture_key_of(&rec, &k) && keyset_add(&cookie_keys, &k))
+			fprintf(stderr, "syntwin: out of memory keeping syncookie keys\n");
 	}
 	if (res.verdict == V_BPF_MISSING)
 		remember_missing(c);
@@ -769,6 +808,12 @@ static void one_socket(int fd, int family, int mode, int ufd, const struct opts 
 	 * socket's addresses. */
 	have_key = capture_peek_bound(cc, c.cookie, &peek) == 0 &&
 		   capture_key_of(&peek, &k) == 0;
+	/* a later child of a syncookie connection: its label is that connection's */
+	if (have_key && (peek.flags & CAP_F_NO_SYN)) {
+		struct capture_key seg = k;
+
+		have_key = cookie_child_origin(&seg, &k) >= 0;
+	}
 	if (have_key) {
 		flow_of_key(&k, &f);
 		/* The peer may be gone already (reset before the accept; getpeername() fails). */
@@ -1192,6 +1237,7 @@ static void summary_memory(struct json_out *j, const struct stats *st)
 	json_u64(j, "double_frees", st->mem_double_confirmed);
 	json_u64(j, "double_frees_unconfirmed", st->mem_double_unconfirmed);
 	json_u64(j, "missed_runs", st->mem.missed);
+	json_u64(j, "ctx_overflow", st->mem.ctx_overflow);
 	json_u64(j, "unattributed", st->mem.unattributed);
 	json_u64(j, "untracked", st->mem.untracked);
 	json_u64(j, "verdicts", st->mem_leaks);
@@ -1250,10 +1296,17 @@ static void summary_tcpext(struct json_out *j, const struct stats *st)
  * proven <= growth <= proven + lost. With only SyncookiesRecv (every validated cookie,
  * accepted or not) the proofs may not exceed it. Returns whether they agree.
  */
+/* Cookie children the witness proved: first children (syncookie) and later ones of a SYN
+ * already judged (syncookie-repeat); the counter counts both. */
+static uint64_t cookies_proven(const struct stats *st)
+{
+	return st->reason[R_SYNCOOKIE] + st->reason[R_COOKIE_REPEAT];
+}
+
 static bool cookie_cross_check(const struct stats *st, int64_t *growth)
 {
 	int64_t now = tcpext_counter(st->cookie_counter);
-	uint64_t proven = st->reason[R_SYNCOOKIE];
+	uint64_t proven = cookies_proven(st);
 
 	*growth = now < 0 || st->cookies_base < 0 ? -1 : now - st->cookies_base;
 	if (*growth < 0)
@@ -1280,7 +1333,7 @@ static void summary_syncookie(struct json_out *j, const struct stats *st, bool f
 	json_open(j, "syncookie_cross_check", '{');
 	json_str(j, "counter", st->cookie_counter);
 	json_i64(j, "growth", growth);
-	json_u64(j, "proven", st->reason[R_SYNCOOKIE]);
+	json_u64(j, "proven", cookies_proven(st));
 	json_str(j, "rule", cookie_rule(st));
 	if (final)
 		json_bool(j, "agree", agree);
@@ -1561,7 +1614,7 @@ static int finish_run(const struct opts *o, struct capture_client *cc, struct re
 		/* The kernel's count and the witness's proofs disagree: a failure either way. */
 		fprintf(stderr, "syntwin: syncookie cross-check failed: %llu connection(s) proven by "
 			"the witness, TcpExt%s grew by %lld (rule: %s)\n",
-			(unsigned long long)st->reason[R_SYNCOOKIE], st->cookie_counter,
+			(unsigned long long)cookies_proven(st), st->cookie_counter,
 			(long long)cookie_growth, cookie_rule(st));
 		st->unexplained++;
 	}

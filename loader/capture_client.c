@@ -125,6 +125,10 @@ int capture_key_of(const struct capture_rec *r, struct capture_key *k)
 	const __u8 *ip = r->data + r->mac_len, *tcp = ip + r->net_len;
 	size_t alen = r->family == AF_INET6 ? 16 : 4, aoff = r->family == AF_INET6 ? 8 : 12;
 
+	if (r->flags & CAP_F_NO_SYN) { /* a cookie child's record: the key itself */
+		memcpy(k, r->data, sizeof(*k));
+		return 0;
+	}
 	if ((size_t)r->mac_len + r->net_len + 8 > r->cap_len || r->cap_len > CAPTURE_MAX)
 		return -EINVAL;
 	memset(k, 0, sizeof(*k));
@@ -188,7 +192,8 @@ int capture_take_bound(struct capture_client *c, __u64 cookie, struct capture_re
 		return err;
 	if (bound_table_get(c->bound, cookie, out, 1))
 		return -ENOENT;
-	if (capture_key_of(out, &k))
+	/* a cookie child's record has no SYN and no flow entry of its own to catch up with */
+	if ((out->flags & CAP_F_NO_SYN) || capture_key_of(out, &k))
 		return 0;
 	if (bpf_map_lookup_and_delete_elem(c->by_flow_fd, &k, &now) == 0) {
 		c->taken_flow++;

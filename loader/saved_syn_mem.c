@@ -246,6 +246,7 @@ void saved_syn_mem_read(const struct saved_syn_mem *m, struct mem_counts *out)
 	out->untracked = st.untracked;
 	out->double_frees = st.double_frees;
 	out->unattributed = st.unattributed;
+	out->ctx_overflow = st.ctx_overflow;
 	out->live = (int64_t)(out->allocs - out->frees);
 	/* runs the kernel skipped: a traced call nested in one of these programs on its CPU (an
 	 * interrupt's allocation while the program ran in task context), handled by its twin */

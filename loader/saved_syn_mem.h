@@ -20,6 +20,7 @@ struct saved_syn_mem;
 /* The counts since the follower was attached. */
 struct mem_counts {
 	uint64_t allocs, frees, untracked, double_frees, unattributed;
+	uint64_t ctx_overflow;		/* packets named by tc's cur_copy: TCP's stack was full */
 	uint64_t missed;		/* the follower's runs the kernel skipped (recursion_misses),
 					 * each event then handled by the other twin */
 	int64_t live;			/* allocs - frees */

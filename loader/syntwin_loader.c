@@ -334,7 +334,7 @@ cleanup:
 static int cmd_detach(void)
 {
 	static const char *const pins[] = { "syn_by_flow", "syn_events", "syn_copies",
-					    "counters", "errors",
+					    "cookie_acks", "counters", "errors",
 					    "dev_info", "prog_syn_capture", "prog_syn_sockops",
 					    "link_syn_drops", SAVED_SYN_MEM_PINS };
 	char line[512], path[256];

@@ -738,9 +738,36 @@ static void test_keyset(void)
 	keyset_free(&s);
 }
 
+/* A cookie child's origin: the same flow, an ISN 0..3 under the segment's seq - 1 (across the
+ * 32-bit wrap too); 4 under, above, or another flow is none. */
+static void test_keyset_below(void)
+{
+	struct keyset s = { 0 };
+	struct capture_key k = { .family = 2, .seq = 0xfffffffe, .sport = 40000, .dport = 7002 }, q, f;
+
+	k.saddr[0] = 198;
+	CHECK_EQ_INT(keyset_add(&s, &k), 0);
+	for (uint32_t d = 0; d <= 4; d++) {
+		q = k;
+		q.seq = k.seq + d;
+		f = (struct capture_key){ 0 };
+		CHECK_EQ_INT(keyset_find_below(&s, &q, 3, &f), d <= 3 ? (int)d : -1);
+		if (d <= 3)
+			CHECK(!memcmp(&f, &k, sizeof(k)), "found another key");
+	}
+	q = k;
+	q.seq = k.seq - 1;
+	CHECK_EQ_INT(keyset_find_below(&s, &q, 3, &f), -1);
+	q = k;
+	q.sport++;
+	CHECK_EQ_INT(keyset_find_below(&s, &q, 3, &f), -1);
+	keyset_free(&s);
+}
+
 int main(void)
 {
 	test_keyset();
+	test_keyset_below();
 	test_options();
 	test_labels();
 	test_unbound();

@@ -136,6 +136,18 @@ static void no_capture(struct fixture *f)
 	f->ob.map_entries = 16;
 }
 
+/* A passive socket with no SYN captured, made by a cookie ACK tc validated after the SYN's
+ * capture was taken, for a flow and ISN an earlier connection was judged a syncookie for; the
+ * kernel saved nothing. */
+static void cookie_repeat(struct fixture *f)
+{
+	no_capture(f);
+	f->ob.native = NULL;
+	f->ob.native_len = 0;
+	f->ob.cookie_child = true;
+	f->ob.cookie_conn_judged = true;
+}
+
 struct judge_case {
 	const char *name;
 	void (*make)(struct fixture *f);
@@ -165,6 +177,9 @@ static void small_ok(struct fixture *f) { f->ob.small_buffer = "ok"; }
 static void must_drop_taken(struct fixture *f) { f->ob.gen = "rejected"; }
 static void unlabelled(struct fixture *f) { f->ob.gen = NULL; f->ob.drops = 0; }
 static void no_native(struct fixture *f) { f->ob.native = NULL; f->ob.native_len = 0; }
+static void first_not_judged(struct fixture *f) { f->ob.cookie_conn_judged = false; }
+static void no_cookie_ack(struct fixture *f) { f->ob.cookie_child = false; }
+static void saved_for_child(struct fixture *f) { f->ob.native = f->native; f->ob.native_len = 40; }
 
 static const struct judge_case cases[] = {
 	{ "identical", base, NULL, V_IDENTICAL, R_NONE, NULL },
@@ -178,6 +193,14 @@ static const struct judge_case cases[] = {
 	{ "syncookie", cookie, NULL, V_EXPLAINED, R_SYNCOOKIE, NULL },
 	{ "syncookie, proof missing", cookie, proof_missing, V_NATIVE_MISSING, R_NONE, NULL },
 	{ "syncookie, on an active socket", cookie, on_active, V_NATIVE_MISSING, R_NONE, NULL },
+	{ "syncookie-repeat", cookie_repeat, NULL, V_EXPLAINED, R_COOKIE_REPEAT, "second child" },
+	{ "repeat, no first child judged", cookie_repeat, first_not_judged, V_BPF_MISSING, R_NONE,
+	  "no earlier syncookie connection" },
+	{ "repeat, no cookie ACK seen", cookie_repeat, no_cookie_ack, V_BPF_MISSING, R_NONE,
+	  "no BPF capture" },
+	{ "repeat, bytes saved", cookie_repeat, saved_for_child, V_DIFFER, R_NONE,
+	  "40 saved bytes" },
+	{ "repeat, on an active socket", cookie_repeat, on_active, V_BPF_MISSING, R_NONE, NULL },
 	{ "native-missing", base, no_native, V_NATIVE_MISSING, R_NONE, "no syncookie" },
 	{ "rejected-by-kernel", rejected, NULL, V_EXPLAINED, R_REJECTED, "TCP checksum wrong" },
 	{ "rejected, checksum right", rejected, right_checksum, V_UNBOUND, R_NONE,
