@@ -97,6 +97,14 @@ for i in 0 1 2; do "$S" mutants --shard "$i/3" --list >"$tmp/m$i" 2>/dev/null; c
 check [ "$(sed -n '1~3p' "$tmp/all")" = "$(cat "$tmp/m0")" ]
 check [ "$(sed -n '2~3p' "$tmp/all")" = "$(cat "$tmp/m1")" ]
 check [ "$(sed -n '3~3p' "$tmp/all")" = "$(cat "$tmp/m2")" ]
+# --debug: the debug mutants, exactly the patches of kernel-series/mutants/debug/; the one only
+# a debug kernel can see is not in the default list (it would survive the default matrix)
+"$S" mutants --debug --list >"$tmp/dbg" 2>/dev/null
+check [ $? = 0 ]
+check [ "$(cat "$tmp/dbg")" = "$(cd "$ROOT/kernel-series/mutants/debug" && ls ./*.patch | sed 's|^\./||; s|\.patch$||')" ]
+check [ "$(grep -c '' "$tmp/dbg")" = 3 ]
+check grep -qx use-after-free-saved-syn "$tmp/dbg"
+check sh -c "! grep -qx use-after-free-saved-syn '$tmp/all'"
 
 # vm
 for f in smp mem timeout share; do

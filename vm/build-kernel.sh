@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build (or reuse) the guest bzImage: Debian linux-source-VER + a patch series + our config fragment.
 #
-# usage: build-kernel.sh [--kernel VER] [--series DIR|none] [--config FRAG] [--extra PATCH]...
-#                        [--base KDIR]
+# usage: build-kernel.sh [--kernel VER] [--series DIR|none] [--config FRAG] [--debug]
+#                        [--extra PATCH]... [--base KDIR]
 # Prints the kernel cache directory (holding bzImage, config, release) as the last stdout line.
 # --extra layers patches (mutants) over the series; --base starts from an already built tree so
-# only what the patches touch is recompiled. Without --base, a kept tree of the same version and
+# only what the patches touch is recompiled. --debug adds kernel-series/debug.config (KASAN,
+# kmemleak, lockdep) after the fragment: another fragment, so another cache key and kept tree. Without --base, a kept tree of the same version and
 # config fragment is used as the base if there is one (so a new series builds incrementally).
 # On a base, patches the base has beyond the common prefix with the new list are reversed first.
 set -eu
@@ -18,6 +19,7 @@ sdir=
 frag=$SYNTWIN_ROOT/kernel-series/qemu.config
 base=
 extras=
+debug=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) [ $# -ge 2 ] || usage_die "--kernel needs a version (e.g. 6.1)"; ver=$2; shift 2 ;;
@@ -27,6 +29,7 @@ while [ $# -gt 0 ]; do
 		[ -f "$2" ] || usage_die "--extra $2: no such file"
 		extras="$extras $(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift 2 ;;
 	--base) [ $# -ge 2 ] || usage_die "--base needs a kernel directory"; base=$2; shift 2 ;;
+	--debug) debug=$SYNTWIN_ROOT/kernel-series/debug.config; shift ;;
 	*) usage_die "build-kernel: unknown argument '$1'" ;;
 	esac
 done
@@ -40,13 +43,17 @@ tarball=$(kernel_tarball "$ver")
 [ -f "$frag" ] || usage_die "--config $frag: no such file"
 frag=$(cd "$(dirname "$frag")" && pwd)/$(basename "$frag")
 # A kernel version's own lines (kernel-series/VER/qemu.config: options it renamed, split or
-# defaults differently) go after the fragment; the pair is one file in the cache, so the key
-# and the base-tree match cover both. Versions without one use the fragment as it is.
+# defaults differently) go after the fragment, and the debug lines (--debug) after those; the
+# parts are one file in the cache, so the key and the base-tree match cover them all. A plain
+# build of a version without its own lines uses the fragment as it is.
 vfrag=$SYNTWIN_ROOT/kernel-series/$ver/qemu.config
-if [ -f "$vfrag" ]; then
+[ -f "$vfrag" ] || vfrag=
+if [ -n "$vfrag$debug" ]; then
 	mkdir -p "$SYNTWIN_CACHE/config"
-	both=$SYNTWIN_CACHE/config/$ver-$(cat "$frag" "$vfrag" | sha256sum | cut -c1-16).config
-	[ -f "$both" ] || { cat "$frag" "$vfrag" >"$both.tmp" && mv "$both.tmp" "$both"; } ||
+	# shellcheck disable=SC2086 # plain paths (the checkout's, checked by syntwin)
+	both=$SYNTWIN_CACHE/config/$ver-$(cat "$frag" $vfrag $debug | sha256sum | cut -c1-16).config
+	# shellcheck disable=SC2086
+	[ -f "$both" ] || { cat "$frag" $vfrag $debug >"$both.tmp" && mv "$both.tmp" "$both"; } ||
 		usage_die "cannot write $both"
 	frag=$both
 fi

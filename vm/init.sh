@@ -32,13 +32,36 @@ mount $p9 ctl /mnt/ctl || { echo "SYNTWIN-FATAL cannot mount the ctl share (CONF
 grep -q share /mnt/ctl/mounts 2>/dev/null && try_mount CONFIG_9P_FS $p9 share /mnt/share
 # shellcheck disable=SC2086
 grep -q src /mnt/ctl/mounts 2>/dev/null && try_mount CONFIG_9P_FS $p9,ro src /src
+# A debug kernel's kmemleak lives in debugfs (the directory exists only with CONFIG_DEBUG_FS).
+[ ! -d /sys/kernel/debug ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null ||
+	log "mount debugfs failed"
 ip link set lo up
 echo 0 >/proc/sys/kernel/printk_ratelimit 2>/dev/null || true
+
+# kmemleak (debug kernels): one scan once the command is done, every suspected leak printed to
+# the kernel log ("unreferenced object 0x...") for the runner's splat scan. The witness's BPF
+# maps hold the addresses of the saved copies it follows, which would reference a leaked copy:
+# the pins go first, so the maps are freed and kmemleak sees only the kernel's own pointers.
+# kmemleak reports no object younger than 5 s (MSECS_MIN_AGE), hence the wait.
+kmemleak_scan() {
+	[ -w /sys/kernel/debug/kmemleak ] || return 0
+	rm -rf /sys/fs/bpf/* 2>/dev/null
+	echo 1 >/sys/module/kmemleak/parameters/verbose ||
+		{ log "kmemleak: its reports could not be sent to the log; no leak check"; return 1; }
+	sleep 6
+	if ! echo scan >/sys/kernel/debug/kmemleak; then
+		log "kmemleak: the scan failed (kmemleak disabled itself?); no leak check"
+		return 1
+	fi
+	log "kmemleak: scanned"
+}
 
 cd /mnt/share
 echo SYNTWIN-READY
 rc=0
 sh /mnt/ctl/cmd </dev/null || rc=$?
+# A leak check that could not run fails a command that passed (its reason in the console log).
+kmemleak_scan || [ "$rc" != 0 ] || rc=1
 echo "$rc" >/mnt/ctl/status
 sync
 # The kernel's own log, for the runner to scan for splats (vm/splat.c): a WARN or a KASAN

@@ -3,11 +3,16 @@
 # The kill matrix: the reference kernel (the series) and each mutant (series + one
 # kernel-series/mutants/NAME.patch, or the kernel's own copy kernel-series/mutants/VER/NAME.patch
 # where its code differs; built incrementally on the reference tree) against three
-# checks: the comparator run, the conformance suite, and the series' selftest. Exit 0 only if
-# the reference passes all three and every mutant fails at least one.
+# checks: the comparator run, the conformance suite, and the series' selftest; a fourth column
+# names the first kernel splat (vm/splat.c) any of the three guests reported. Exit 0 only if
+# the reference passes all four and every mutant fails at least one.
 #
-# usage: mutants.sh [--connections N] [--out DIR] [--shard I/N] [--list] [NAME|FILE.patch...]
+# usage: mutants.sh [--debug] [--connections N] [--out DIR] [--shard I/N] [--list]
+#                   [NAME|FILE.patch...]
 #        (`syntwin mutants`; --list prints the mutants it would check and stops)
+# --debug (or `syntwin --debug mutants`): every kernel is built with kernel-series/debug.config
+# (KASAN, kmemleak, lockdep), and without names the mutants are kernel-series/mutants/debug/:
+# the memory bugs whose bytes are right, which only the debug kernel's splat can show.
 # Each check's output is kept in DIR/<kernel>/<check>.log; the matrix in DIR/matrix.txt and
 # DIR/matrix.json. --shard I/N: the mutants numbered i % N == I of the list (in its order), each
 # shard with the reference row, so the N matrices together are the whole one (a CI matrix).
@@ -19,6 +24,7 @@ n=2000 out= shard= list=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--list) list=1; shift ;;
+	--debug) export SYNTWIN_DEBUG=1; shift ;;
 	--shard) [ $# -ge 2 ] || usage_die "mutants: --shard needs I/N"
 		shard=$(shard_arg "mutants: --shard" "$2") || exit 2; shift 2 ;;
 	--connections) [ $# -ge 2 ] || usage_die "mutants: --connections needs a value"
@@ -29,8 +35,14 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
+debug=${SYNTWIN_DEBUG:-0}
+[ "$debug" = 0 ] || debug=1
 if [ $# -eq 0 ]; then
-	set -- $(cd "$mdir" && ls ./*.patch | sed 's|^\./||; s|\.patch$||')
+	if [ "$debug" = 1 ]; then
+		set -- $(cd "$mdir/debug" && ls ./*.patch | sed 's|^\./||; s|\.patch$||')
+	else
+		set -- $(cd "$mdir" && ls ./*.patch | sed 's|^\./||; s|\.patch$||')
+	fi
 fi
 if [ -n "$shard" ]; then
 	si=${shard%%/*} sn=${shard#*/} i=0 mine=
@@ -45,16 +57,17 @@ fi
 kver=${SYNTWIN_KERNEL:-$(supported_kernels | head -n 1)}
 # A mutant is a NAME of kernel-series/mutants/NAME.patch (the same bug on every supported
 # kernel; kernel-series/mutants/VER/NAME.patch is kernel VER's copy where the code around it
-# moved), or a path to a .patch file (a reviewer's own, or a test's). Its row is named by the
-# file name without .patch.
+# moved; kernel-series/mutants/debug/NAME.patch one for debug kernels), or a path to a .patch
+# file (a reviewer's own, or a test's). Its row is named by the file name without .patch.
 mutant_patch() {
 	case $1 in
 	*/* | *.patch) [ -f "$1" ] && printf '%s/%s\n' "$(cd "$(dirname "$1")" && pwd)" "$(basename "$1")" ;;
-	*) if [ -f "$mdir/$kver/$1.patch" ]; then
-		printf '%s\n' "$mdir/$kver/$1.patch"
-	else
-		[ -f "$mdir/$1.patch" ] && printf '%s\n' "$mdir/$1.patch"
-	fi ;;
+	*) for d in "$mdir/$kver" "$mdir/debug" "$mdir"; do
+		[ -f "$d/$1.patch" ] || continue
+		printf '%s\n' "$d/$1.patch"
+		return 0
+	done
+	return 1 ;;
 	esac
 }
 for m in "$@"; do
@@ -107,6 +120,8 @@ first_failure() {
 	conformance) line=$(grep -m1 '^FAIL ' "$2" || :) ;;
 	selftest) line=$(grep -m1 '^not ok ' "$2" || :) ;;
 	esac
+	# nothing the check itself found: the kernel splat that failed it, if that was it
+	[ -n "$line" ] || ! grep -q '^syntwin-vm: error: kernel splat (' "$2" || line="kernel splat (see splat)"
 	[ -n "$line" ] || line=$(grep -v '^==>' "$2" | tail -n 1 || :)
 	printf '%s\n' "${line:-no detail in the log}" | cut -c1-110
 }
@@ -130,6 +145,24 @@ build_error() {
 	printf 'ERROR: does not build: %s\n' "$(printf '%s' "${why#syntwin: error: }" | cut -c1-90)"
 }
 
+# The splat cell: the first kernel splat the runner named in this kernel's check logs
+# (comparator, conformance, selftest, in that order), "fail: KIND: the line" without its
+# timestamp; "pass" when no guest reported one. A splat also failed its check; this cell says
+# which bug the kernel itself reported, where the other cells say what the check saw.
+splat_cell() { # kernel-name
+	line=
+	for c in comparator conformance selftest; do
+		[ -f "$out/$1/$c.log" ] || continue
+		line=$(grep -m1 '^syntwin-vm: error: kernel splat (' "$out/$1/$c.log" || :)
+		[ -z "$line" ] || break
+	done
+	[ -n "$line" ] || { echo pass; return 0; }
+	kind=${line#*kernel splat (} kind=${kind%%)*} text=${line#*): }
+	text=$(printf '%s\n' "$text" | sed 's/^\[ *[0-9.]*\] //')
+	case $text in "$kind"*) ;; *) text="$kind: $text" ;; esac
+	printf 'fail: %s (%s)\n' "$text" "$c" | cut -c1-160
+}
+
 rows=
 one_kernel() {
 	k=$1 patch=$2
@@ -147,46 +180,52 @@ one_kernel() {
 	if [ "$rc" -ne 0 ]; then
 		say "mutants: $k does not build (status $rc); see $out/$k/build.log"
 		grep -E 'does not apply|: error: |syntwin: error:' "$out/$k/build.log" | head -n 6 >&2 || :
-		r_cmp=$(build_error "$out/$k/build.log") r_conf=$r_cmp r_self=$r_cmp
+		r_cmp=$(build_error "$out/$k/build.log") r_conf=$r_cmp r_self=$r_cmp r_splat=$r_cmp
 	else
 		stage "mutants: $k: built ($build_s); comparator, conformance, selftest"
 		r_cmp=$(check "$k" comparator "$patch" run --connections "$n" --out "$out/$k/run")
 		r_conf=$(check "$k" conformance "$patch" vm --smp 1 -- sh /src/tests/guest/conformance.sh)
 		r_self=$(check "$k" selftest "$patch" vm --smp 1 -- sh /src/tests/guest/selftests.sh)
+		r_splat=$(splat_cell "$k")
 	fi
 	if [ -n "$patch" ]; then
 		r_cmp=$(verdict "$r_cmp" "$ref_cmp")
 		r_conf=$(verdict "$r_conf" "$ref_conf")
 		r_self=$(verdict "$r_self" "$ref_self")
+		r_splat=$(verdict "$r_splat" "$ref_splat")
 	fi
-	printf '%-24s %6s  %-40.40s  %-40.40s  %.40s\n' "$k" "$build_s" "$r_cmp" "$r_conf" "$r_self" |
-		tee -a "$out/matrix.txt"
+	printf '%-24s %6s  %-40.40s  %-40.40s  %-40.40s  %.60s\n' "$k" "$build_s" "$r_cmp" "$r_conf" \
+		"$r_self" "$r_splat" | tee -a "$out/matrix.txt"
 	# jq writes the row: the cells quote compiler and kernel messages, any character in them
 	row=$(jq -nc --arg k "$k" --arg b "$build_s" --arg c "$r_cmp" --arg f "$r_conf" --arg s "$r_self" \
-		'{kernel: $k, build_seconds: $b, comparator: $c, conformance: $f, selftest: $s}')
+		--arg p "$r_splat" \
+		'{kernel: $k, build_seconds: $b, comparator: $c, conformance: $f, selftest: $s, splat: $p}')
 	rows="$rows${rows:+
 }$row"
-	verdicts="$r_cmp|$r_conf|$r_self"
+	verdicts="$r_cmp|$r_conf|$r_self|$r_splat"
 }
 
 # matrix.json: the rows so far (one JSON object a line in $rows) and the outcome.
 matrix_json() { # survivors errors ok
 	printf '%s\n' "$rows" | jq -s --argjson n "$n" --arg s "$1" --arg e "$2" --argjson ok "$3" \
-		--arg sh "$shard" \
-		'{connections: $n, shard: $sh, kernels: ., survivors: $s, errors: $e, ok: $ok}' >"$out/matrix.json"
+		--arg sh "$shard" --argjson d "$([ "$debug" = 1 ] && echo true || echo false)" \
+		'{connections: $n, shard: $sh, debug: $d, kernels: ., survivors: $s, errors: $e, ok: $ok}' \
+		>"$out/matrix.json"
 }
 
-printf '%-24s %6s  %-40s  %-40s  %s\n' kernel build comparator conformance selftest >"$out/matrix.txt"
+printf '%-24s %6s  %-40s  %-40s  %-40s  %s\n' kernel build comparator conformance selftest \
+	"splat$([ "$debug" = 0 ] || echo ' (debug kernels)')" >"$out/matrix.txt"
 cat "$out/matrix.txt"
 status=0
 one_kernel reference ""
-ref_cmp=$r_cmp ref_conf=$r_conf ref_self=$r_self
+ref_cmp=$r_cmp ref_conf=$r_conf ref_self=$r_self ref_splat=$r_splat
 case $verdicts in
-pass\|pass\|pass | pass\|pass\|none*) ;;
+pass\|pass\|pass\|pass | pass\|pass\|none*\|pass) ;;
 *ERROR*)
 	# Nothing is KILLED without a reference that ran: stop here, named, with the matrix so far.
 	matrix_json "" reference false
-	say "mutants: the reference kernel could not be built or checked ($r_cmp); no mutant can be judged"
+	say "mutants: the reference kernel could not be built or checked ($(printf '%s' "$verdicts" |
+		tr '|' '\n' | grep -m1 ERROR)); no mutant can be judged"
 	exit 2 ;;
 *) say "mutants: the reference kernel does not pass every check"; status=1 ;;
 esac
