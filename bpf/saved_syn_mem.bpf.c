@@ -103,9 +103,13 @@ static __always_inline void forget_freed(__u64 k)
  * with whatever lies above it (an entry whose fexit run the kernel skipped).
  */
 #define TCP_CTX_DEPTH 4
+/* Older than this, an entry is one whose fexit run the kernel skipped (a program nested in
+ * itself on one CPU is not run): no call of these functions lasts a second. */
+#define TCP_CTX_STALE_NS 1000000000ull
 struct tcp_ctx {
 	struct cur_copy pkt[TCP_CTX_DEPTH];
 	__u64 skb[TCP_CTX_DEPTH];
+	__u64 ts[TCP_CTX_DEPTH];
 	__u32 len;
 };
 
@@ -115,6 +119,26 @@ struct {
 	__type(key, __u32);
 	__type(value, struct tcp_ctx);
 } tcp_ctx SEC(".maps");
+
+/* A full stack loses the entries whose exit was never seen (older than TCP_CTX_STALE_NS),
+ * the rest kept in order: without this, each skipped fexit would hold a slot for good. */
+static __always_inline void ctx_purge(struct tcp_ctx *t, __u64 now)
+{
+	__u32 keep = 0;
+	int i;
+
+	for (i = 0; i < TCP_CTX_DEPTH; i++) {
+		if (now - t->ts[i] >= TCP_CTX_STALE_NS)
+			continue;
+		if (keep != (__u32)i && keep < TCP_CTX_DEPTH) {
+			t->pkt[keep] = t->pkt[i];
+			t->skb[keep] = t->skb[i];
+			t->ts[keep] = t->ts[i];
+		}
+		keep++;
+	}
+	t->len = keep;
+}
 
 static __always_inline void ctx_enter(struct sk_buff *skb)
 {
@@ -126,6 +150,8 @@ static __always_inline void ctx_enter(struct sk_buff *skb)
 	t = bpf_map_lookup_elem(&tcp_ctx, &zero);
 	if (!t)
 		return;
+	if (t->len >= TCP_CTX_DEPTH)
+		ctx_purge(t, bpf_ktime_get_ns());
 	len = t->len;
 	if (len >= TCP_CTX_DEPTH) {
 		/* no room: this packet's allocations fall back to cur_copy; counted, so a run
@@ -137,6 +163,7 @@ static __always_inline void ctx_enter(struct sk_buff *skb)
 		return;
 	}
 	t->skb[len] = (__u64)skb;
+	t->ts[len] = bpf_ktime_get_ns();
 	t->pkt[len].valid = !flow_of_skb(skb, &key, &th, &tag) && th.syn;
 	t->pkt[len].flow = key;
 	t->pkt[len].tag = tag;

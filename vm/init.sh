@@ -42,18 +42,23 @@ echo 0 >/proc/sys/kernel/printk_ratelimit 2>/dev/null || true
 # the kernel log ("unreferenced object 0x...") for the runner's splat scan. The witness's BPF
 # maps hold the addresses of the saved copies it follows, which would reference a leaked copy:
 # the pins go first, so the maps are freed and kmemleak sees only the kernel's own pointers.
-# kmemleak reports no object younger than 5 s (MSECS_MIN_AGE), hence the wait.
+# kmemleak reports no object younger than 5 s (MSECS_MIN_AGE), hence the wait; and none whose
+# contents changed since the scan before (its checksum: an object being written to may still be
+# in use), so an object is first reported by the second scan that finds it unreferenced: two
+# scans, back to back.
 kmemleak_scan() {
 	[ -w /sys/kernel/debug/kmemleak ] || return 0
 	rm -rf /sys/fs/bpf/* 2>/dev/null
 	echo 1 >/sys/module/kmemleak/parameters/verbose ||
 		{ log "kmemleak: its reports could not be sent to the log; no leak check"; return 1; }
 	sleep 6
-	if ! echo scan >/sys/kernel/debug/kmemleak; then
-		log "kmemleak: the scan failed (kmemleak disabled itself?); no leak check"
-		return 1
-	fi
-	log "kmemleak: scanned"
+	for pass in 1 2; do
+		if ! echo scan >/sys/kernel/debug/kmemleak; then
+			log "kmemleak: scan $pass failed (kmemleak disabled itself?); no leak check"
+			return 1
+		fi
+	done
+	log "kmemleak: scanned twice"
 }
 
 cd /mnt/share
