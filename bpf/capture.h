@@ -61,10 +61,15 @@ enum capture_flags {
 					 * cookie ACK tc validated when the SYN's capture was
 					 * already taken (cookie_acks; a duplicated or late
 					 * cookie ACK makes a second child of one SYN) */
+	CAP_F_SYNACK_COOKIE = 1 << 12,	/* a SYN-ACK answering this SYN carried a syncookie: the
+					 * ACK the client would send to it validates against the
+					 * listener, which holds no request socket for the flow
+					 * (checked at the server's egress) */
 };
 
 /* Flags that describe the flow rather than one copy: keep_copy() carries them forward. */
-#define CAP_F_FLOW (CAP_F_COPIES_CUT | CAP_F_COOKIE_ACK | CAP_F_SYNACK_TS | CAP_F_RST)
+#define CAP_F_FLOW (CAP_F_COPIES_CUT | CAP_F_COOKIE_ACK | CAP_F_SYNACK_TS | CAP_F_RST | \
+		    CAP_F_SYNACK_COOKIE)
 
 /* An earlier copy of a SYN in syn_copies: the flow key and its arrival number (0 first). */
 struct copy_key {
@@ -187,6 +192,7 @@ enum capture_counter {
 				 * already taken (noted in cookie_acks) */
 	CNT_COOKIE_CHILD,	/* a passive socket with no capture, bound to such an ACK and
 				 * sent to the ring as a CAP_F_NO_SYN record */
+	CNT_SYNACK_COOKIE,	/* a SYN-ACK answering a captured SYN carried a syncookie */
 	CNT_MAX
 };
 
@@ -195,6 +201,6 @@ enum capture_counter {
 	"insert_fail", "bound", "bind_miss", "bpf_errors", "synack_seen", \
 	"active_bound", "active_bind_miss", "recaptured", "cookie_proven", \
 	"syn_dropped", "copies_cut", "fate_unmatched", "synack_matched", "rst_matched", \
-	"ring_drops", "cookie_late", "cookie_child"
+	"ring_drops", "cookie_late", "cookie_child", "synack_cookie"
 
 #endif

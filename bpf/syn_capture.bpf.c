@@ -202,7 +202,66 @@ static __always_inline int tsecr_of(const __u8 *t, __u32 *tsecr)
  * it and the TSecr of the last: the request's ts_recent, i.e. the TSval of the copy of the SYN
  * that created the request (tcp_check_req() does not update it for a retransmitted SYN).
  */
-static __always_inline void note_synack(const struct capture_key *k, const __u8 *t)
+/*
+ * Did @th, a SYN-ACK the server sends for the SYN @syn, carry a syncookie? Only a listener with
+ * no request socket for the flow answers with one: the ACK the client would send (seq the SYN's
+ * ISN + 1, ack this ISN + 1) is built here and checked by bpf_tcp_check_syncookie() (the
+ * kernel's cookie arithmetic) against the socket the flow reaches. The proof that a SYN whose
+ * ACK never came kept nothing: flagged CAP_F_SYNACK_COOKIE on its capture.
+ */
+static __always_inline void prove_synack_cookie(struct __sk_buff *skb, const struct capture_key *syn,
+						const union ip_hdr *ip, const struct tcphdr *th,
+						struct capture_rec *rec)
+{
+	struct bpf_sock_tuple t = {};
+	union ip_hdr aip = {};
+	struct tcphdr ack = {};
+	struct bpf_sock *sk;
+	__u32 tlen, ip_len;
+
+	if (syn->family == AF_INET) {
+		t.ipv4.saddr = ip->v4.daddr;
+		t.ipv4.daddr = ip->v4.saddr;
+		t.ipv4.sport = th->dest;
+		t.ipv4.dport = th->source;
+		tlen = sizeof(t.ipv4);
+		aip.v4.version = 4;
+		aip.v4.ihl = 5;
+		aip.v4.saddr = ip->v4.daddr;
+		aip.v4.daddr = ip->v4.saddr;
+		ip_len = sizeof(aip.v4);
+	} else {
+		__builtin_memcpy(t.ipv6.saddr, &ip->v6.daddr, 16);
+		__builtin_memcpy(t.ipv6.daddr, &ip->v6.saddr, 16);
+		t.ipv6.sport = th->dest;
+		t.ipv6.dport = th->source;
+		tlen = sizeof(t.ipv6);
+		aip.v6.version = 6;
+		aip.v6.saddr = ip->v6.daddr;
+		aip.v6.daddr = ip->v6.saddr;
+		ip_len = sizeof(aip.v6);
+	}
+	sk = bpf_skc_lookup_tcp(skb, &t, tlen, BPF_F_CURRENT_NETNS, 0);
+	if (!sk)
+		return;
+	if (sk->state == BPF_TCP_LISTEN) {
+		ack.source = th->dest;
+		ack.dest = th->source;
+		ack.seq = bpf_htonl(syn->seq + 1);
+		ack.ack_seq = bpf_htonl(bpf_ntohl(th->seq) + 1);
+		ack.doff = 5;
+		ack.ack = 1;
+		if (!bpf_tcp_check_syncookie(sk, &aip, ip_len, &ack, sizeof(ack))) {
+			rec->flags |= CAP_F_SYNACK_COOKIE;
+			count(CNT_SYNACK_COOKIE);
+		}
+	}
+	bpf_sk_release(sk);
+}
+
+static __always_inline void note_synack(struct __sk_buff *skb, const struct capture_key *k,
+					const union ip_hdr *ip, const struct tcphdr *th,
+					const __u8 *t)
 {
 	struct capture_key syn = { .family = k->family, .sport = k->dport, .dport = k->sport };
 	struct capture_rec *rec;
@@ -221,6 +280,8 @@ static __always_inline void note_synack(const struct capture_key *k, const __u8 
 		rec->flags |= CAP_F_SYNACK_TS;
 	}
 	count(CNT_SYNACK_MATCHED);
+	if (!(rec->flags & CAP_F_SYNACK_COOKIE))
+		prove_synack_cookie(skb, &syn, ip, th, rec);
 }
 
 /* An RST from a captured SYN's sender (seq = its ISN + 1): the request is gone. */
@@ -469,7 +530,7 @@ int synack_egress(struct __sk_buff *skb)
 	asm volatile("" : "+r"(n));
 	if (n < 20 || n > 60 || bpf_skb_load_bytes(skb, tcp_off, buf->b, n))
 		return TC_ACT_OK;
-	note_synack(&key, buf->b);
+	note_synack(skb, &key, &iph, &th, buf->b);
 	return TC_ACT_OK;
 }
 

@@ -12,7 +12,7 @@ const char *const verdict_names[V_MAX] = { "identical", "explained", "differ", "
 const char *const reason_names[R_MAX] = { "", "ipv4-option-rewrite", "syncookie",
 					   "vlan-offload", "rejected-by-kernel", "syn-retransmit",
 					   "witness-map-eviction", "dropped-by-kernel", "abandoned",
-					   "syncookie-repeat" };
+					   "syncookie-repeat", "syncookie-no-child" };
 
 /* inet_addr_type(net, addr) != RTN_UNICAST, as the prespecified-timestamp case asks: the
  * zero network, limited broadcast and multicast by range; the host's own and its subnets'

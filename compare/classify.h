@@ -13,7 +13,7 @@ enum verdict { V_IDENTICAL, V_EXPLAINED, V_DIFFER, V_NATIVE_MISSING, V_BPF_MISSI
 /* R_EVICTED is not an explanation: it names why a bpf-missing record is lost (the witness's LRU
  * maps overflowed), which makes the run partial rather than the kernel wrong. */
 enum reason { R_NONE, R_IPV4_OPTION_REWRITE, R_SYNCOOKIE, R_VLAN_OFFLOAD, R_REJECTED, R_RETRANSMIT,
-	      R_EVICTED, R_DROPPED, R_ABANDONED, R_COOKIE_REPEAT, R_MAX };
+	      R_EVICTED, R_DROPPED, R_ABANDONED, R_COOKIE_REPEAT, R_COOKIE_NO_CHILD, R_MAX };
 
 extern const char *const verdict_names[V_MAX];
 extern const char *const reason_names[R_MAX];

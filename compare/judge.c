@@ -34,7 +34,45 @@ static int unexplained(struct compare_result *res, enum verdict v)
 	return 1;
 }
 
-/* A SYN no socket took: planned abandoned, dropped for a reason its bytes show, or unbound. */
+/*
+ * A SYN no socket took, answered with a syncookie (the witness validated the ACK its SYN-ACK
+ * asks for against the listener, which held no request socket), and no segment of the flow
+ * validated at tc (no child was owed): a cookie keeps no state, so nothing may have been saved
+ * for it. Explained when the memory follower saw no saved-SYN allocation for any copy and none
+ * is left; a must-drop SYN answered at all, or any allocation, is unexplained.
+ */
+static int judge_cookie_no_child(const struct observation *ob, struct compare_result *res)
+{
+	*res = (struct compare_result){ .diff_off = -1 };
+	if (gen_declares(ob->gen) && !strcmp(gen_declares(ob->gen), "must-drop")) {
+		snprintf(res->detail, sizeof(res->detail), "the kernel answered a SYN it must drop "
+			 "(%s) with a syncookie", ob->knobs ? ob->knobs : "no knobs named");
+		return unexplained(res, V_DIFFER);
+	}
+	if (!ob->mem_followed) {
+		snprintf(res->detail, sizeof(res->detail), "answered with a syncookie and no child "
+			 "made, but without the memory follower nothing shows that nothing was saved");
+		return unexplained(res, V_UNBOUND);
+	}
+	for (int i = 0; i < ob->n; i++)
+		if (ob->copy[i].saved || ob->leaked_at) {
+			snprintf(res->detail, sizeof(res->detail), "answered with a syncookie, yet the "
+				 "kernel allocated a saved copy for it (copy %d of %d%s%s)", i + 1,
+				 ob->n, ob->leaked_at ? ", never freed: " : "",
+				 ob->leaked_at ? ob->leaked_at : "");
+			return unexplained(res, V_DIFFER);
+		}
+	res->verdict = V_EXPLAINED;
+	res->reason = R_COOKIE_NO_CHILD;
+	snprintf(res->detail, sizeof(res->detail), "answered with a syncookie (its SYN-ACK's ISN "
+		 "validated as a cookie, no request socket), and no segment of the flow made a child "
+		 "(%u SYN-ACK(s), no validated ACK): a cookie keeps nothing, and nothing was saved",
+		 ob->synacks);
+	return 0;
+}
+
+/* A SYN no socket took: planned abandoned, dropped for a reason its bytes show, answered with a
+ * cookie whose ACK never came, or unbound. */
 static int judge_no_socket(const struct observation *ob, struct compare_result *res)
 {
 	const struct copy_view *last = ob->n > 0 ? &ob->copy[ob->n - 1] : NULL;
@@ -55,6 +93,8 @@ static int judge_no_socket(const struct observation *ob, struct compare_result *
 
 		return judge_abandoned(&in, res);
 	}
+	if (ob->synack_cookie && !ob->syncookie_proven)
+		return judge_cookie_no_child(ob, res);
 	struct unbound_input in = { .bytes = last->data, .len = last->len,
 				    .mac_len = last->mac_len, .parse_err = ob->parse_err,
 				    .drops = ob->drops, .drop_reason = ob->drop_reason,

@@ -9,6 +9,8 @@
  *                 native-missing, bpf-missing, differ (with the field named)
  *   which_copy.c  the copy the kernel had to keep and its allocation: syn-retransmit
  *   unbound.c     a SYN no socket took: rejected-by-kernel, dropped-by-kernel, unbound
+ *                 (judge.c: syncookie-no-child, a SYN answered with a cookie whose ACK
+ *                 never came)
  *   abandoned.c   a planned abandoned handshake: abandoned
  *   judge.c       what holds whatever the bytes say: a must-drop SYN a socket took, the
  *                 small-buffer contract, witness-map-eviction (not a verdict on the
@@ -41,6 +43,8 @@ struct observation {
 	int n;
 	bool cut;			/* more copies came than it keeps */
 	bool syncookie_proven;		/* the flow's ACK validated as a cookie (CAP_F_COOKIE_ACK) */
+	bool synack_cookie;		/* a SYN-ACK answering it carried a cookie, with no request
+					 * socket for the flow (CAP_F_SYNACK_COOKIE) */
 	bool have_tsecr;		/* a SYN-ACK answering it had a timestamp: its TSecr */
 	uint32_t tsecr;
 	bool mem_followed;		/* the memory follower ran: allocations are evidence */

@@ -523,6 +523,7 @@ static void observe_copies(const struct copies *cp, struct observation *ob)
 	if (!last)
 		return;
 	ob->syncookie_proven = last->flags & CAP_F_COOKIE_ACK;
+	ob->synack_cookie = last->flags & CAP_F_SYNACK_COOKIE;
 	ob->have_tsecr = last->flags & CAP_F_SYNACK_TS;
 	ob->tsecr = last->synack_tsecr;
 	ob->parse_err = last->flags & CAP_F_PARSE_ERR;
@@ -998,8 +999,9 @@ static void observe_unbound(struct capture_client *cc, const struct capture_key 
 {
 	static struct copies cp;
 
-	/* the judge's own test of the label, so the two cannot disagree */
-	if (abandon_kind_of(ob->gen) >= 0) {
+	/* the judge's own test of the label, so the two cannot disagree; a SYN answered with a
+	 * cookie is judged on every copy and its memory too (judge_cookie_no_child()) */
+	if (abandon_kind_of(ob->gen) >= 0 || (r->flags & CAP_F_SYNACK_COOKIE)) {
 		gather_copies(cc, r, &cp);
 		ob->leaked_at = leaked_site(k, site, sitelen);
 	} else {

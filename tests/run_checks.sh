@@ -121,6 +121,7 @@ clean)
 	cookies=${want:-$cookies}
 	check [ "$(sj .explained.syncookie)" = "$cookies" ]
 	check [ "$(sj '.explained."syncookie-repeat"')" = 0 ]
+	check [ "$(sj '.explained."syncookie-no-child"')" = 0 ]
 	check [ "$(sj '.explained."rejected-by-kernel"')" = 8 ]
 	check [ "$(sj '.explained."dropped-by-kernel"')" = 0 ]
 	check [ "$(jc '.gen == "rejected" and .reason == "rejected-by-kernel"')" = 8 ]

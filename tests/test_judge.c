@@ -148,6 +148,19 @@ static void cookie_repeat(struct fixture *f)
 	f->ob.cookie_conn_judged = true;
 }
 
+/* A socket-knob SYN no socket took, answered with a syncookie (its SYN-ACK's ISN validated),
+ * no ACK validated after it, the memory follower running and no allocation seen. */
+static void cookie_no_child(struct fixture *f)
+{
+	rejected(f);
+	f->ob.gen = "sockets";
+	f->ob.drops = 0;
+	f->ob.drop_reason = NULL;
+	f->ob.synack_cookie = true;
+	f->ob.synacks = 1;
+	f->ob.mem_followed = true;
+}
+
 struct judge_case {
 	const char *name;
 	void (*make)(struct fixture *f);
@@ -178,6 +191,11 @@ static void must_drop_taken(struct fixture *f) { f->ob.gen = "rejected"; }
 static void unlabelled(struct fixture *f) { f->ob.gen = NULL; f->ob.drops = 0; }
 static void no_native(struct fixture *f) { f->ob.native = NULL; f->ob.native_len = 0; }
 static void first_not_judged(struct fixture *f) { f->ob.cookie_conn_judged = false; }
+static void copy_saved(struct fixture *f) { f->copy[0].saved = true; }
+static void not_followed(struct fixture *f) { f->ob.mem_followed = false; }
+static void ack_validated(struct fixture *f) { f->ob.syncookie_proven = true; }
+static void no_synack_cookie(struct fixture *f) { f->ob.synack_cookie = false; }
+static void declared_must_drop(struct fixture *f) { f->ob.gen = "rejected"; }
 static void no_cookie_ack(struct fixture *f) { f->ob.cookie_child = false; }
 static void saved_for_child(struct fixture *f) { f->ob.native = f->native; f->ob.native_len = 40; }
 
@@ -201,6 +219,19 @@ static const struct judge_case cases[] = {
 	{ "repeat, bytes saved", cookie_repeat, saved_for_child, V_DIFFER, R_NONE,
 	  "40 saved bytes" },
 	{ "repeat, on an active socket", cookie_repeat, on_active, V_BPF_MISSING, R_NONE, NULL },
+	{ "syncookie-no-child", cookie_no_child, NULL, V_EXPLAINED, R_COOKIE_NO_CHILD,
+	  "nothing was saved" },
+	{ "no child, a copy saved", cookie_no_child, copy_saved, V_DIFFER, R_NONE,
+	  "allocated a saved copy" },
+	{ "no child, saved and never freed", cookie_no_child, leaked, V_DIFFER, R_NONE,
+	  "never freed" },
+	{ "no child, memory not followed", cookie_no_child, not_followed, V_UNBOUND, R_NONE,
+	  "without the memory follower" },
+	{ "no child, yet an ACK validated", cookie_no_child, ack_validated, V_UNBOUND, R_NONE, NULL },
+	{ "no child, no cookie in its SYN-ACK", cookie_no_child, no_synack_cookie, V_UNBOUND, R_NONE,
+	  NULL },
+	{ "no child, declared must-drop", cookie_no_child, declared_must_drop, V_DIFFER, R_NONE,
+	  "must drop" },
 	{ "native-missing", base, no_native, V_NATIVE_MISSING, R_NONE, "no syncookie" },
 	{ "rejected-by-kernel", rejected, NULL, V_EXPLAINED, R_REJECTED, "TCP checksum wrong" },
 	{ "rejected, checksum right", rejected, right_checksum, V_UNBOUND, R_NONE,

@@ -38,6 +38,10 @@ static void test_splats(void)
 		{ "WARNING: possible circular locking dependency detected", "lockdep" },
 		{ "WARNING: inconsistent lock state", "lockdep" },
 		{ "unreferenced object 0xffff888003a1c000 (size 96):", "kmemleak" },
+		/* a debug guest's kernel log, as its console printed it (6.1, verbose scan) */
+		{ "[   41.209883] kmemleak: unreferenced object 0xff11000006cec280 (size 96):", "kmemleak" },
+		{ "[   41.209901] kmemleak:   comm \"syntwin-crafted\", pid 74, jiffies 4294906628", NULL },
+		{ "kmemleak: Kernel memory leak detector initialized (mem pool available: 14849)", NULL },
 		{ "rcu: INFO: rcu_sched self-detected stall on CPU", "RCU stall" },
 		{ "INFO: task syntwin-server:99 blocked for more than 120 seconds.", "hung task" },
 		{ "watchdog: BUG: soft lockup - CPU#0 stuck for 22s! [x:1]", "soft lockup" },

@@ -19,7 +19,8 @@ static const struct {
 	{ "general protection fault", "Oops" },
 	{ "Kernel panic - not syncing", "panic" },
 	{ "UBSAN: ", "UBSAN" },
-	{ "unreferenced object 0x", "kmemleak" },
+	{ "kmemleak: unreferenced object 0x", "kmemleak" },	/* verbose report, kernel log */
+	{ "unreferenced object 0x", "kmemleak" },		/* as its debugfs file prints it */
 	{ "rcu: INFO: ", "RCU stall" },			/* self-detected stall, detected stalls */
 	{ "INFO: task ", "hung task" },			/* ... blocked for more than N seconds */
 	{ "watchdog: BUG: soft lockup", "soft lockup" },
