@@ -9,7 +9,9 @@
  *    compares them with the witness's capture like a passive connection;
  *  - DONE at the end, with the number of RECORDs sent;
  *  - GAVE_UP, when no SYN-ACK came for a SYN in the generator's wait: the server judges that
- *    SYN's capture then (unbound.h) instead of waiting for a connection that will not come.
+ *    SYN's capture then (unbound.h) instead of waiting for a connection that will not come;
+ *  - FAILED, when a kernel socket's connect() failed: its label is set aside for its SYN's
+ *    capture (judged at the end), and the error counted.
  * GEN and GAVE_UP name the flow as the witness keys it: both addresses and ports, and the ISN
  * where the generator chose it (crafted and replayed SYNs; has_isn 0 for kernel sockets).
  */
@@ -26,6 +28,9 @@ enum active_kind {
 	ACTIVE_DONE = 2,	/* the client run is over; count = records it sent */
 	CLIENT_GEN = 3,		/* a connection is about to be made from client_port */
 	CLIENT_GAVE_UP = 4,	/* no SYN-ACK came for this flow: the generator stopped waiting */
+	CLIENT_FAILED = 5,	/* the kernel socket's connect() failed (count: its errno): its
+				 * label leaves the flow, so a later connection reusing the port
+				 * cannot take it */
 };
 
 struct active_msg {

@@ -81,6 +81,7 @@ struct stats {
 	uint64_t shapes, gen[GEN_MAX];	/* records by their generator (gen_names): passive ones,
 					 * and the active planned ones (dup-synack) */
 	uint64_t duplicate_children;	/* second sockets from one SYN (labels.h) */
+	uint64_t client_failed;		/* socket connections whose connect() failed (CLIENT_FAILED) */
 	uint64_t test_corrupted;	/* records --test-corrupt-covered made wrong */
 	uint64_t corrupt_seen;		/* records with both copies (--test-corrupt counts them) */
 	uint64_t late_captures;		/* captures of connections judged bpf-missing */
@@ -429,6 +430,10 @@ static struct labels labels;
 /* The flows of connections judged bpf-missing (their capture's binding was lost): a capture of
  * one of them left in the flow map at the end belongs to that verdict, not to a new one. */
 static struct labels missing_flows;
+/* The labels of socket connections whose connect() failed in the client (CLIENT_FAILED), set
+ * aside by flow: their SYN's capture is judged at the end with its own label, and a later
+ * connection that reuses the port cannot take it. */
+static struct labels failed_labels;
 /* With --netem: the capture key of every connection judged with a socket (late_copies). */
 static struct keyset judged_keys;
 /* The capture key of every connection judged syncookie on its own proof: a later child of the
@@ -877,6 +882,22 @@ static void gave_up(const struct active_msg *m, struct capture_client *cc, struc
 }
 
 /* Channel messages from the generators: GEN labels, GAVE_UP, active RECORDs, DONE. */
+/* A socket connection the client reports failed: its label, if no socket took it yet, moves
+ * from its flow to failed_labels (judge_left()). */
+static void client_failed(const struct active_msg *m, struct stats *st)
+{
+	struct label_flow f;
+	struct label l;
+	bool dup;
+
+	st->client_failed++;
+	if (flow_of_msg(m, &f) || labels_take(&labels, &f, false, 0, &l, &dup))
+		return;
+	if (labels_put(&failed_labels, &l))
+		fprintf(stderr, "syntwin: out of memory keeping the label of failed connection "
+			"%s #%llu\n", l.gen, (unsigned long long)l.index);
+}
+
 static void drain_channel(int ufd, const struct opts *o, struct capture_client *cc,
 			  struct report *rep, struct stats *st)
 {
@@ -910,6 +931,10 @@ static void drain_channel(int ufd, const struct opts *o, struct capture_client *
 		}
 		if (m.kind == CLIENT_GAVE_UP) {
 			gave_up(&m, cc, rep, st);
+			continue;
+		}
+		if (m.kind == CLIENT_FAILED) {
+			client_failed(&m, st);
 			continue;
 		}
 		if (m.kind != ACTIVE_RECORD)
@@ -1083,7 +1108,8 @@ static int judge_left(const struct capture_key *k, const struct capture_rec *r, 
 		capture_take_flow(u->cc, k, &gone);
 		return 0;
 	}
-	have = labels_take(&labels, &f, true, k->seq, &l, &dup) == 0 && !dup;
+	have = (labels_take(&failed_labels, &f, false, 0, &l, &dup) == 0 ||
+		labels_take(&labels, &f, true, k->seq, &l, &dup) == 0) && !dup;
 	judge_capture(u->cc, k, r, have ? &l : NULL, u->rep, u->st);
 	capture_take_flow(u->cc, k, &gone); /* judged: no longer waiting */
 	return 0;
@@ -1359,6 +1385,7 @@ static void summary_counts(struct json_out *j, const struct opts *o, const struc
 		json_u64(j, gen_names[g], st->gen[g]);
 	json_close(j);
 	json_u64(j, "duplicate_children", st->duplicate_children);
+	json_u64(j, "client_failed", st->client_failed);
 	json_u64(j, "test_corrupted", st->test_corrupted);
 	json_u64(j, "late_captures", st->late_captures);
 	json_u64(j, "late_copies", st->late_copies);
@@ -1674,7 +1701,7 @@ int main(int argc, char **argv)
 		st.tcpext_base[i] = tcpext_counter(tcpext_names[i]);
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	if (ep < 0 || open_listeners(ep, lfd) || labels_init(&labels, 1u << 16) ||
-	    labels_init(&missing_flows, 1u << 12))
+	    labels_init(&missing_flows, 1u << 12) || labels_init(&failed_labels, 1u << 8))
 		return 2;
 	wire_faults = o.netem[0] || o.netem_back[0];
 	ufd = active_socket();

@@ -279,23 +279,43 @@ fail:
 	return -1;
 }
 
-/* The label of connection @s, keyed by its flow: the address and port it is bound to and the
- * server's (its kernel picks the ISN, so none is given). */
+/* @m's flow for connection @s: the address and port its socket is bound to (they stay bound
+ * after a failed connect) and the server's. Returns 0, or -1. */
+static int msg_flow(const struct slot *s, const struct opts *o, struct active_msg *m)
+{
+	uint8_t server[16];
+
+	socket_addr(s->fd, 0, m->client, &m->client_port);
+	if (inet_pton(s->k.family, server_addr(&s->k, o), server) != 1)
+		return -1;
+	inet_ntop(s->k.family, server, m->server, sizeof(m->server));
+	m->family = s->k.family;
+	m->server_port = (uint16_t)(7000 + s->k.mode);
+	snprintf(m->gen, sizeof(m->gen), "sockets");
+	return 0;
+}
+
+/* The label of connection @s, keyed by its flow (its kernel picks the ISN, so none is given). */
 static int tell_server(const struct slot *s, const struct opts *o)
 {
 	struct active_msg m = { .kind = CLIENT_GEN, .mode = s->k.mode, .index = s->i };
-	uint8_t server[16];
 
-	socket_addr(s->fd, 0, m.client, &m.client_port);
-	if (inet_pton(s->k.family, server_addr(&s->k, o), server) != 1)
+	if (msg_flow(s, o, &m))
 		return -1;
-	inet_ntop(s->k.family, server, m.server, sizeof(m.server));
-	m.family = s->k.family;
-	m.server_port = (uint16_t)(7000 + s->k.mode);
-	snprintf(m.gen, sizeof(m.gen), "sockets");
 	m.seed = run_seed;
 	snprintf(m.knobs, sizeof(m.knobs), "%s", s->desc);
 	return send(ufd, &m, sizeof(m), 0) == sizeof(m) ? 0 : -1;
+}
+
+/* Connection @s failed with @err: the server sets its label aside (its flow: the address and
+ * port the socket is bound to, which stay bound after the failure). */
+static void tell_failed(const struct slot *s, const struct opts *o, int err)
+{
+	struct active_msg m = { .kind = CLIENT_FAILED, .mode = s->k.mode, .index = s->i,
+				.count = (uint32_t)err };
+
+	if (msg_flow(s, o, &m) || send(ufd, &m, sizeof(m), 0) != sizeof(m))
+		log_err("telling the server connection %llu failed", (unsigned long long)s->i);
 }
 
 /* Starts connection @s (non-blocking): 0 in flight or done, -1 failed. */
@@ -320,6 +340,10 @@ static int start(struct slot *s, const struct opts *o)
 		rc = connect(s->fd, (struct sockaddr *)&ss, sl);
 	}
 	if (rc && errno != EINPROGRESS) {
+		int err = errno;
+
+		tell_failed(s, o, err);
+		errno = err;
 		log_err("connect #%llu", (unsigned long long)s->i);
 		return -1;
 	}
@@ -334,6 +358,7 @@ static void finish(struct slot *s, const struct opts *o)
 
 	getsockopt(s->fd, SOL_SOCKET, SO_ERROR, &err, &el);
 	if (err) {
+		tell_failed(s, o, err);
 		errno = err;
 		if (failed++ < 5)
 			log_err("connect #%llu (%s)", (unsigned long long)s->i, s->desc);
@@ -381,6 +406,7 @@ static void reap(struct slot *slots, int nslots, bool all, const struct opts *o)
 		if (r <= 0) {
 			/* A connect that takes 10 s under TCG is lost: count it, do not hang. */
 			for (int j = 0; j < np; j++) {
+				tell_failed(&slots[idx[j]], o, ETIMEDOUT);
 				if (failed++ < 5)
 					fprintf(stderr, "syntwin: connect #%llu timed out\n",
 						(unsigned long long)slots[idx[j]].i);

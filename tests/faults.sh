@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest fault tests through `syntwin run`: each fault ends the run nonzero, says what happened,
 # and leaves the results so far on disk with a summary marked partial that counts them.
-# usage: faults.sh evict|kill-server|panic|timeout|splat
+# usage: faults.sh evict|kill-server|panic|timeout|splat|client-fails
 set -u
 . "$(dirname "$0")/lib.sh"
 field() { jq -r --arg f "$1" '.[$f]' "$tmp/out/summary.json"; }
@@ -94,7 +94,19 @@ timeout)
 	fi
 	kept_and_partial checkpoint
 	;;
-*) echo "usage: faults.sh evict|kill-server|panic|timeout|splat" >&2; exit 2 ;;
+client-fails)
+	# every SYN-ACK lost on the way back (and the server's neighbour replies: the client's
+	# connect() fails, EHOSTUNREACH or ETIMEDOUT): each failure reaches the server, which sets
+	# the connection's label aside (a later connection reusing the port cannot take it) and
+	# counts it; the run fails, saying so
+	run 1 --connections 12 --mix sockets --parallel 4 --netem-back 'loss 100%'
+	check grep -q "client: 0 connections made, 12 failed" "$tmp/log"
+	check grep -q "the client reported failed connections" "$tmp/log"
+	check [ "$(field client_failed)" = 12 ]
+	check [ "$(field connections)" = 0 ]
+	check [ "$(field partial)" = true ]
+	;;
+*) echo "usage: faults.sh evict|kill-server|panic|timeout|splat|client-fails" >&2; exit 2 ;;
 esac
 [ $fail = 0 ] && echo "faults $1: all checks passed"
 exit $fail
