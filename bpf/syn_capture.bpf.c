@@ -49,6 +49,32 @@ union ip_hdr {
 	struct ipv6hdr v6;
 };
 
+/* The socket the flow of @ip (its addresses, swapped if @reverse) with ports @sport and @dport
+ * reaches in the packet's netns: a listener, a request, a connection; NULL if none. The
+ * caller releases it. */
+static __always_inline struct bpf_sock *flow_sock(struct __sk_buff *skb, __u8 family,
+						  const union ip_hdr *ip, int reverse,
+						  __be16 sport, __be16 dport)
+{
+	struct bpf_sock_tuple t = {};
+	__u32 tlen;
+
+	if (family == AF_INET) {
+		t.ipv4.saddr = reverse ? ip->v4.daddr : ip->v4.saddr;
+		t.ipv4.daddr = reverse ? ip->v4.saddr : ip->v4.daddr;
+		t.ipv4.sport = sport;
+		t.ipv4.dport = dport;
+		tlen = sizeof(t.ipv4);
+	} else {
+		__builtin_memcpy(t.ipv6.saddr, reverse ? &ip->v6.daddr : &ip->v6.saddr, 16);
+		__builtin_memcpy(t.ipv6.daddr, reverse ? &ip->v6.saddr : &ip->v6.daddr, 16);
+		t.ipv6.sport = sport;
+		t.ipv6.dport = dport;
+		tlen = sizeof(t.ipv6);
+	}
+	return bpf_skc_lookup_tcp(skb, &t, tlen, BPF_F_CURRENT_NETNS, 0);
+}
+
 /* A validated cookie ACK for @key whose capture is gone (taken with its first connection):
  * noted for sockops, which binds the child it makes (bind_cookie_child()). */
 static __always_inline void note_late_cookie(struct capture_key *key)
@@ -80,30 +106,15 @@ static __always_inline void note_late_cookie(struct capture_key *key)
 static __always_inline void prove_syncookie(struct __sk_buff *skb, struct capture_key *key,
 					    union ip_hdr *ip, __u32 ip_len, struct tcphdr *th)
 {
-	struct bpf_sock_tuple t = {};
 	struct bpf_sock *sk;
 	struct capture_rec *rec;
-	__u32 tlen;
 	long err;
 
 	key->seq = bpf_ntohl(th->seq) - 1;
 	rec = bpf_map_lookup_elem(&syn_by_flow, key);
 	if (rec && (rec->flags & (CAP_F_SYNACK | CAP_F_COOKIE_ACK)))
 		return;
-	if (key->family == AF_INET) {
-		t.ipv4.saddr = ip->v4.saddr;
-		t.ipv4.daddr = ip->v4.daddr;
-		t.ipv4.sport = th->source;
-		t.ipv4.dport = th->dest;
-		tlen = sizeof(t.ipv4);
-	} else {
-		__builtin_memcpy(t.ipv6.saddr, &ip->v6.saddr, 16);
-		__builtin_memcpy(t.ipv6.daddr, &ip->v6.daddr, 16);
-		t.ipv6.sport = th->source;
-		t.ipv6.dport = th->dest;
-		tlen = sizeof(t.ipv6);
-	}
-	sk = bpf_skc_lookup_tcp(skb, &t, tlen, BPF_F_CURRENT_NETNS, 0);
+	sk = flow_sock(skb, key->family, ip, 0, th->source, th->dest);
 	if (!sk)
 		return;
 	/* A request or established socket for the flow means no cookie is involved. */
@@ -213,35 +224,24 @@ static __always_inline void prove_synack_cookie(struct __sk_buff *skb, const str
 						const union ip_hdr *ip, const struct tcphdr *th,
 						struct capture_rec *rec)
 {
-	struct bpf_sock_tuple t = {};
 	union ip_hdr aip = {};
 	struct tcphdr ack = {};
 	struct bpf_sock *sk;
-	__u32 tlen, ip_len;
+	__u32 ip_len;
 
 	if (syn->family == AF_INET) {
-		t.ipv4.saddr = ip->v4.daddr;
-		t.ipv4.daddr = ip->v4.saddr;
-		t.ipv4.sport = th->dest;
-		t.ipv4.dport = th->source;
-		tlen = sizeof(t.ipv4);
 		aip.v4.version = 4;
 		aip.v4.ihl = 5;
 		aip.v4.saddr = ip->v4.daddr;
 		aip.v4.daddr = ip->v4.saddr;
 		ip_len = sizeof(aip.v4);
 	} else {
-		__builtin_memcpy(t.ipv6.saddr, &ip->v6.daddr, 16);
-		__builtin_memcpy(t.ipv6.daddr, &ip->v6.saddr, 16);
-		t.ipv6.sport = th->dest;
-		t.ipv6.dport = th->source;
-		tlen = sizeof(t.ipv6);
 		aip.v6.version = 6;
 		aip.v6.saddr = ip->v6.daddr;
 		aip.v6.daddr = ip->v6.saddr;
 		ip_len = sizeof(aip.v6);
 	}
-	sk = bpf_skc_lookup_tcp(skb, &t, tlen, BPF_F_CURRENT_NETNS, 0);
+	sk = flow_sock(skb, syn->family, ip, 1, th->dest, th->source);
 	if (!sk)
 		return;
 	if (sk->state == BPF_TCP_LISTEN) {
