@@ -54,14 +54,17 @@ static int judge_cookie_no_child(const struct observation *ob, struct compare_re
 			 "made, but without the memory follower nothing shows that nothing was saved");
 		return unexplained(res, V_UNBOUND);
 	}
-	for (int i = 0; i < ob->n; i++)
-		if (ob->copy[i].saved || ob->leaked_at) {
-			snprintf(res->detail, sizeof(res->detail), "answered with a syncookie, yet the "
-				 "kernel allocated a saved copy for it (copy %d of %d%s%s)", i + 1,
-				 ob->n, ob->leaked_at ? ", never freed: " : "",
-				 ob->leaked_at ? ob->leaked_at : "");
-			return unexplained(res, V_DIFFER);
-		}
+	int saved = 0; /* the first copy an allocation was tied to (1-based), 0 if none */
+
+	for (int i = 0; i < ob->n && !saved; i++)
+		saved = ob->copy[i].saved ? i + 1 : 0;
+	if (saved || ob->leaked_at) {
+		snprintf(res->detail, sizeof(res->detail), "answered with a syncookie, yet the "
+			 "kernel allocated a saved copy for it (copy %d of %d%s%s)", saved ? saved : 1,
+			 ob->n, ob->leaked_at ? ", never freed: " : "",
+			 ob->leaked_at ? ob->leaked_at : "");
+		return unexplained(res, V_DIFFER);
+	}
 	res->verdict = V_EXPLAINED;
 	res->reason = R_COOKIE_NO_CHILD;
 	snprintf(res->detail, sizeof(res->detail), "answered with a syncookie (its SYN-ACK's ISN "
