@@ -54,8 +54,8 @@ enum capture_flags {
 	/* Of the flow, carried from copy to copy: */
 	CAP_F_SYNACK_TS = 1 << 9,	/* a SYN-ACK answering this SYN was seen (at the
 					 * client's ingress) with a timestamp: synack_tsecr */
-	CAP_F_RST = 1 << 10,		/* the SYN's sender reset the flow (an RST with seq
-					 * ISN + 1 arrived after the SYN) */
+	CAP_F_RST = 1 << 10,		/* the SYN's (or SYN-ACK's) sender reset the flow:
+					 * an RST with seq ISN + 1 arrived after it */
 	CAP_F_NO_SYN = 1 << 11,		/* no SYN in this record (cap_len 0, data holds the
 					 * struct capture_key): a passive socket made from a
 					 * cookie ACK tc validated when the SYN's capture was
@@ -193,6 +193,8 @@ enum capture_counter {
 	CNT_COOKIE_CHILD,	/* a passive socket with no capture, bound to such an ACK and
 				 * sent to the ring as a CAP_F_NO_SYN record */
 	CNT_SYNACK_COOKIE,	/* a SYN-ACK answering a captured SYN carried a syncookie */
+	CNT_SYNACK_RST,		/* an RST from a captured SYN-ACK's sender reached its client
+				 * (CAP_F_RST on the SYN-ACK: the server reset the connection) */
 	CNT_MAX
 };
 
@@ -201,6 +203,6 @@ enum capture_counter {
 	"insert_fail", "bound", "bind_miss", "bpf_errors", "synack_seen", \
 	"active_bound", "active_bind_miss", "recaptured", "cookie_proven", \
 	"syn_dropped", "copies_cut", "fate_unmatched", "synack_matched", "rst_matched", \
-	"ring_drops", "cookie_late", "cookie_child", "synack_cookie"
+	"ring_drops", "cookie_late", "cookie_child", "synack_cookie", "synack_rst"
 
 #endif

@@ -284,17 +284,21 @@ static __always_inline void note_synack(struct __sk_buff *skb, const struct capt
 		prove_synack_cookie(skb, &syn, ip, th, rec);
 }
 
-/* An RST from a captured SYN's sender (seq = its ISN + 1): the request is gone. */
+/*
+ * An RST from a captured SYN's sender (seq = its ISN + 1): the request is gone. From a captured
+ * SYN-ACK's sender (a server that had sent nothing after its SYN-ACK): the connection the client
+ * established was reset, the wire's evidence for the ECONNRESET its socket reports.
+ */
 static __always_inline void note_rst(struct capture_key *key, const struct tcphdr *th)
 {
 	struct capture_rec *rec;
 
 	key->seq = bpf_ntohl(th->seq) - 1;
 	rec = bpf_map_lookup_elem(&syn_by_flow, key);
-	if (!rec || (rec->flags & (CAP_F_SYNACK | CAP_F_RST)))
+	if (!rec || (rec->flags & CAP_F_RST))
 		return;
 	rec->flags |= CAP_F_RST;
-	count(CNT_RST_MATCHED);
+	count(rec->flags & CAP_F_SYNACK ? CNT_SYNACK_RST : CNT_RST_MATCHED);
 }
 
 /*

@@ -8,7 +8,7 @@
 #include "decode.h"
 
 const char *const verdict_names[V_MAX] = { "identical", "explained", "differ", "native-missing",
-					   "bpf-missing", "unbound" };
+					   "bpf-missing", "unbound", "connection-failed" };
 const char *const reason_names[R_MAX] = { "", "ipv4-option-rewrite", "syncookie",
 					   "vlan-offload", "rejected-by-kernel", "syn-retransmit",
 					   "witness-map-eviction", "dropped-by-kernel", "abandoned",

@@ -8,8 +8,9 @@
 #include <stdint.h>
 
 /* V_UNBOUND: a SYN the witness captured that no socket took, with no proven drop (unbound.h). */
+/* V_CONN_FAILED: a connection the client saw fail, with no evidence from the wire of why. */
 enum verdict { V_IDENTICAL, V_EXPLAINED, V_DIFFER, V_NATIVE_MISSING, V_BPF_MISSING, V_UNBOUND,
-	       V_MAX };
+	       V_CONN_FAILED, V_MAX };
 /* R_EVICTED is not an explanation: it names why a bpf-missing record is lost (the witness's LRU
  * maps overflowed), which makes the run partial rather than the kernel wrong. */
 enum reason { R_NONE, R_IPV4_OPTION_REWRITE, R_SYNCOOKIE, R_VLAN_OFFLOAD, R_REJECTED, R_RETRANSMIT,
@@ -41,6 +42,7 @@ struct compare_result {
 	enum reason reason;
 	long diff_off;			/* first differing byte in the compared view, or -1 */
 	char detail[256];		/* field and both values, or why */
+	bool failure_proven;		/* a failed connection's failure matches the wire */
 };
 
 /* Always fills @out; returns 1 if the verdict is unexplained (a failure), else 0. */

@@ -47,6 +47,7 @@ struct active_msg {
 	char small[160];	/* read_native_checked()'s verdict on the small-buffer contract */
 	uint32_t isn;		/* GEN, GAVE_UP: the SYN's ISN, if has_isn */
 	uint8_t has_isn;
+	uint64_t t_ns;		/* GEN: CLOCK_MONOTONIC when sent, before the SYN (0: not given) */
 	uint8_t native[1024];
 };
 

@@ -2,6 +2,7 @@
 /* The judge: one observation in, one verdict out (see judge.h). */
 #include "judge.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -136,6 +137,34 @@ static int judge_cookie_child(const struct observation *ob, struct compare_resul
 	return 0;
 }
 
+/*
+ * An active connection that failed after its SYN-ACK was saved: its bytes are judged like any
+ * other's (@bad, @res); the failure is explained only by the wire: ECONNRESET, and the witness saw
+ * an RST from the server reach the client with seq = the SYN-ACK's ISN + 1 (the server reset the
+ * connection it had answered and had sent nothing since). Any other error, or a reset the wire
+ * did not carry, is connection-failed, whatever the bytes say.
+ */
+static int judge_failed_connection(const struct observation *ob, struct compare_result *res,
+				   int bad)
+{
+	size_t len = strlen(res->detail);
+
+	if (ob->client_errno == ECONNRESET && ob->rst_seen) {
+		res->failure_proven = true;
+		snprintf(res->detail + len, sizeof(res->detail) - len, "%sthen reset by the server "
+			 "(ECONNRESET; the witness saw its RST reach the client)", len ? "; " : "");
+		return bad;
+	}
+	if (bad)
+		return bad;
+	*res = (struct compare_result){ .diff_off = -1 };
+	snprintf(res->detail, sizeof(res->detail), "the connection failed after its SYN-ACK (%s)%s",
+		 strerror(ob->client_errno), ob->client_errno == ECONNRESET ?
+		 ", but the witness saw no RST from the server reach the client" :
+		 ": nothing on the wire explains it");
+	return unexplained(res, V_CONN_FAILED);
+}
+
 /* A socket's saved bytes against the witness's copies, then what holds whatever they say. */
 static int judge_socket(const struct observation *ob, struct compare_result *res)
 {
@@ -170,10 +199,13 @@ static int judge_socket(const struct observation *ob, struct compare_result *res
 		}
 		bad = 1;
 	}
+	if (ob->active && ob->client_errno)
+		bad = judge_failed_connection(ob, res, bad);
 	return bad;
 }
 
 int judge(const struct observation *ob, struct compare_result *res)
 {
+	*res = (struct compare_result){ .diff_off = -1 };
 	return ob->socket ? judge_socket(ob, res) : judge_no_socket(ob, res);
 }

@@ -14,8 +14,10 @@
  *   abandoned.c   a planned abandoned handshake: abandoned
  *   judge.c       what holds whatever the bytes say: a must-drop SYN a socket took, the
  *                 small-buffer contract, witness-map-eviction (not a verdict on the
- *                 kernel: the run becomes partial), and syncookie-repeat (a second child
- *                 of a syncookie connection's SYN, made by a later copy of its cookie ACK)
+ *                 kernel: the run becomes partial), syncookie-repeat (a second child
+ *                 of a syncookie connection's SYN, made by a later copy of its cookie ACK),
+ *                 and a connection that failed after its SYN-ACK (connection-failed unless
+ *                 the wire shows the server's reset)
  */
 #ifndef SYNTWIN_JUDGE_H
 #define SYNTWIN_JUDGE_H
@@ -37,6 +39,8 @@ struct observation {
 	size_t native_len;
 	const char *small_buffer;	/* NULL or "": not checked; "ok"; or how the read with too
 					 * small a buffer broke the contract (native_read.h) */
+	int client_errno;		/* active: the connection failed after its SYN-ACK was
+					 * saved (its socket's error), 0 if it stands */
 	/* The witness's side: its copies in arrival order, the last the one it bound (n 0: no
 	 * capture at all). */
 	const struct copy_view *copy;

@@ -53,11 +53,15 @@ int labels_put(struct labels *t, const struct label *l)
 	return 0;
 }
 
-/* The link pointing at the label to take for @flow/@isn, or NULL. */
+/*
+ * The link pointing at the label to take for @flow/@isn, or NULL. Of the labels without an
+ * ISN: with @before_ns, the newest given before then (the SYN's first copy arrived then, and
+ * its connection's label was the last given for the flow before its SYN); else the oldest.
+ */
 static struct label **find(const struct labels *t, const struct label_flow *flow, bool has_isn,
-			   uint32_t isn)
+			   uint32_t isn, uint64_t before_ns)
 {
-	struct label **p, **no_isn = NULL;
+	struct label **p, **oldest = NULL, **newest_before = NULL;
 
 	for (p = &t->bucket[hash_flow(flow, t->nbuckets)]; *p; p = &(*p)->next) {
 		if (!same_flow(&(*p)->flow, flow))
@@ -65,25 +69,28 @@ static struct label **find(const struct labels *t, const struct label_flow *flow
 		if ((*p)->has_isn) {
 			if (has_isn && (*p)->isn == isn)
 				return p;
-		} else if (!no_isn) {
-			no_isn = p;
+			continue;
 		}
+		if (!oldest)
+			oldest = p;
+		if (before_ns && (*p)->t_ns && (*p)->t_ns < before_ns)
+			newest_before = p; /* appended in the order given */
 	}
-	return no_isn;
+	return newest_before ? newest_before : oldest;
 }
 
 const struct label *labels_peek(const struct labels *t, const struct label_flow *flow,
-				bool has_isn, uint32_t isn)
+				bool has_isn, uint32_t isn, uint64_t before_ns)
 {
-	struct label **p = find(t, flow, has_isn, isn);
+	struct label **p = find(t, flow, has_isn, isn, before_ns);
 
 	return p ? *p : NULL;
 }
 
 int labels_take(struct labels *t, const struct label_flow *flow, bool has_isn, uint32_t isn,
-		struct label *out, bool *dup)
+		uint64_t before_ns, struct label *out, bool *dup)
 {
-	struct label **p = find(t, flow, has_isn, isn), *l;
+	struct label **p = find(t, flow, has_isn, isn, before_ns), *l;
 
 	*dup = false;
 	if (p) {

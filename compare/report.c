@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Run outputs: JSONL, pcap and atomically written JSON (see report.h). */
+#define _GNU_SOURCE /* strerrorname_np */
 #include "report.h"
 
 #include "decode.h"
@@ -336,6 +337,8 @@ int report_conn(struct report *r, const struct conn_record *c)
 	put_str(&l, res->detail);
 	PUT_LIT(&l, "\",\"small_buffer\":\"");
 	put_str(&l, c->small_buffer);
+	PUT_LIT(&l, "\",\"client_error\":\"");
+	put_str(&l, c->client_errno ? strerrorname_np(c->client_errno) : "");
 	PUT_LIT(&l, "\",\"bpf_vlan\":\"");
 	put_str(&l, c->bpf_vlan);
 	PUT_LIT(&l, "\",\"copies\":");

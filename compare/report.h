@@ -29,6 +29,7 @@ struct conn_record {
 	size_t bpf_len, bpf_mac_len;
 	const struct compare_result *res;
 	const char *small_buffer;	/* "", "ok", or what went wrong */
+	int client_errno;		/* active: its connection failed after the SYN-ACK (0: no) */
 	const char *gen, *knobs;	/* generator and its knob values / profile; NULL: unknown */
 	uint64_t gen_index;		/* connection number within the generator's run */
 	uint64_t gen_seed;		/* that run's seed */

@@ -13,7 +13,9 @@
 # SHARD I/N (or -): each generator makes only the indexes i % N == I of the whole run's sequence
 # (gen/rerun.h), the planned handshakes only in shard 0; `syntwin merge` joins the N results.
 # --test-fault panic|kill-server (TEST ONLY, first of the server args): the server does it right
-# after its 1,500th record reached the disk (tests/faults.sh knows that number).
+# after its 1,500th record reached the disk (tests/faults.sh knows that number); splat: the
+# guest kernel logs a WARN at the end; reset: the server resets socket connection #5 once it has
+# judged it, and the client waits for that reset before it checks the connection.
 # Environment: SYNTWIN_OUT (default /mnt/share), where results go.
 set -eu
 out=${SYNTWIN_OUT:-/mnt/share}
@@ -24,7 +26,7 @@ since() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 t_start=$(up)
 n=$1 seed=$2 shash=$3 entries=$4 mix=$5 parallel=$6 rerun=$7 shard=$8
 shift 8
-splat= netem= netem_back=
+splat= netem= netem_back= test_reset=
 # this script's own options first (netem's), then the server's
 while [ $# -ge 2 ]; do
 	case $1 in
@@ -38,7 +40,8 @@ if [ "${1:-}" = --test-fault ]; then
 	case $2 in
 	panic | kill-server) set -- "$@" --test-fault-after 1500 ;;
 	splat) splat=1; shift 2 ;; # the guest kernel logs a WARN once the run is done
-	*) echo "syntwin: --test-fault '$2' is not panic, kill-server or splat" >&2; exit 2 ;;
+	reset) test_reset="--test-reset 5"; shift 2; set -- "$@" --test-reset 5 ;;
+	*) echo "syntwin: --test-fault '$2' is not panic, kill-server, splat or reset" >&2; exit 2 ;;
 	esac
 fi
 # rr: the generators' selection, an earlier run's or a shard's (gen/rerun.h)
@@ -160,16 +163,19 @@ if [ "$nsockets" -gt 0 ]; then
 	# shellcheck disable=SC2086
 	syntwin-client --connections "$nsockets" --seed "$seed" --syncookie-tail "$ncookie" \
 		--syncookie-at "$cookie_at" --mix "$client_mix" --parallel "$parallel" \
-		$active $rr || crc=$?
+		$active $rr $test_reset || crc=$?
 fi
 t_generated=$(up)
+# every generator is done: the server stops waiting for what cannot come (SETTLE_S of quiet)
+kill -USR1 $spid 2>/dev/null || true # (the server may have everything and be gone)
 src=0
 wait $spid || src=$?
 t_end=$(up)
 printf '{"boot_s": %s, "topology_attach_s": %s, "connections_s": %s, "collect_report_s": %s, "guest_total_s": %s}\n' \
 	"$t_start" "$(since "$t_start" "$t_attached")" "$(since "$t_attached" "$t_generated")" \
 	"$(since "$t_generated" "$t_end")" "$t_end" >"$out/timing.json" || true
-[ $crc = 0 ] || { echo "syntwin: the client reported failed connections" >&2; [ $src != 0 ] || src=1; }
+# a failed connection is the server's to judge; a generator fails on its own errors only
+[ $crc = 0 ] || { echo "syntwin: a traffic generator failed (named above)" >&2; [ $src != 0 ] || src=1; }
 # TEST ONLY (--test-fault splat): a line in the kernel's log as WARN() writes it; the runner's
 # scan of that log (vm/splat.c) must fail the otherwise clean run
 [ -z "$splat" ] || echo "WARNING: CPU: 0 PID: 1 at syntwin-test: a test-only splat (--test-fault splat)" >/dev/kmsg

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -46,11 +47,14 @@ static const char usage[] =
 	"usage: syntwin-client [--connections N] [--seed S] [--netns NAME] [--mix default|plain]\n"
 	"                      [--parallel K] [--active] [--small-buffer-permille P]\n"
 	"                      [--syncookie-tail N [--syncookie-at I]] [--server4 A] [--server6 A]\n"
-	"                      [--rerun JSONL] [--shard I/N] [--count]\n";
+	"                      [--rerun JSONL] [--shard I/N] [--count] [--test-reset I]\n"
+	"  --test-reset I  TEST ONLY: connection #I waits for the server's reset before it is\n"
+	"                  checked (the server resets it: syntwin-server --test-reset I)\n";
 
 struct opts {
 	uint64_t n, seed, small, parallel, cookie_tail;
 	int64_t cookie_at;	/* first connection with syncookies forced; -1: the last cookie_tail */
+	int64_t test_reset;	/* TEST ONLY: the connection that waits for its reset; -1 none */
 	const char *netns, *s4, *s6, *rerun, *shard;
 	bool count;	/* print how many connections the selection makes, and exit */
 	const struct knob_mix *mix;
@@ -63,18 +67,22 @@ struct slot {
 	uint64_t i;
 	struct knobs k;
 	char desc[208];
+	char client[46];	/* the address and port it is bound to, kept from the start: */
+	uint16_t client_port;	/* a socket reset or failed may have lost its port since */
 };
 
 static int ufd = -1, ns_client = -1, ns_server = -1;
 static uint64_t run_seed;
 static uint8_t port_used[SRC_PORT_SPAN];
-static uint64_t sent, failed, made;
+/* failed: connections whose connect() failed, each reported to the server, which judges it;
+ * errors: the client's own (a message not sent, a socket not made): those fail the client */
+static uint64_t sent, failed, made, errors;
 
 static int parse(int argc, char **argv, struct opts *o)
 {
 	char err[256];
 
-	*o = (struct opts){ .cookie_at = -1, .n = 1000, .seed = 1, .small = 50, .parallel = 1, .netns = "client",
+	*o = (struct opts){ .cookie_at = -1, .test_reset = -1, .n = 1000, .seed = 1, .small = 50, .parallel = 1, .netns = "client",
 			    .s4 = TOPO_SERVER4, .s6 = TOPO_SERVER6, .mix = &knob_mix_default };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -104,8 +112,12 @@ static int parse(int argc, char **argv, struct opts *o)
 
 			rc = parse_u64_range(a, v, 0, 100000000, &at, err, sizeof(err));
 			o->cookie_at = (int64_t)at;
-		}
-		else if (!strcmp(a, "--mix") && (!strcmp(v, "default") || !strcmp(v, "plain")))
+		} else if (!strcmp(a, "--test-reset")) {
+			uint64_t at;
+
+			rc = parse_u64_range(a, v, 0, 100000000, &at, err, sizeof(err));
+			o->test_reset = (int64_t)at;
+		} else if (!strcmp(a, "--mix") && (!strcmp(v, "default") || !strcmp(v, "plain")))
 			o->mix = !strcmp(v, "plain") ? &knob_mix_plain : &knob_mix_default;
 		else if (!strcmp(a, "--netns"))
 			o->netns = v;
@@ -279,13 +291,14 @@ fail:
 	return -1;
 }
 
-/* @m's flow for connection @s: the address and port its socket is bound to (they stay bound
- * after a failed connect) and the server's. Returns 0, or -1. */
+/* @m's flow for connection @s: the address and port its socket was bound to, and the
+ * server's. Returns 0, or -1. */
 static int msg_flow(const struct slot *s, const struct opts *o, struct active_msg *m)
 {
 	uint8_t server[16];
 
-	socket_addr(s->fd, 0, m->client, &m->client_port);
+	memcpy(m->client, s->client, sizeof(m->client));
+	m->client_port = s->client_port;
 	if (inet_pton(s->k.family, server_addr(&s->k, o), server) != 1)
 		return -1;
 	inet_ntop(s->k.family, server, m->server, sizeof(m->server));
@@ -293,6 +306,15 @@ static int msg_flow(const struct slot *s, const struct opts *o, struct active_ms
 	m->server_port = (uint16_t)(7000 + s->k.mode);
 	snprintf(m->gen, sizeof(m->gen), "sockets");
 	return 0;
+}
+
+/* CLOCK_MONOTONIC in ns: the clock of the witness's bpf_ktime_get_ns() */
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* The label of connection @s, keyed by its flow (its kernel picks the ISN, so none is given). */
@@ -304,6 +326,7 @@ static int tell_server(const struct slot *s, const struct opts *o)
 		return -1;
 	m.seed = run_seed;
 	snprintf(m.knobs, sizeof(m.knobs), "%s", s->desc);
+	m.t_ns = monotonic_ns();
 	return send(ufd, &m, sizeof(m), 0) == sizeof(m) ? 0 : -1;
 }
 
@@ -314,11 +337,14 @@ static void tell_failed(const struct slot *s, const struct opts *o, int err)
 	struct active_msg m = { .kind = CLIENT_FAILED, .mode = s->k.mode, .index = s->i,
 				.count = (uint32_t)err };
 
-	if (msg_flow(s, o, &m) || send(ufd, &m, sizeof(m), 0) != sizeof(m))
+	if (msg_flow(s, o, &m) || send(ufd, &m, sizeof(m), 0) != sizeof(m)) {
+		errors++;
 		log_err("telling the server connection %llu failed", (unsigned long long)s->i);
+	}
 }
 
-/* Starts connection @s (non-blocking): 0 in flight or done, -1 failed. */
+/* Starts connection @s (non-blocking): 0 in flight, 1 its connect() failed (reported to the
+ * server), -1 the client's own error. */
 static int start(struct slot *s, const struct opts *o)
 {
 	struct sockaddr_storage ss;
@@ -326,6 +352,7 @@ static int start(struct slot *s, const struct opts *o)
 				     (uint16_t)(7000 + s->k.mode), &ss);
 	int rc;
 
+	socket_addr(s->fd, 0, s->client, &s->client_port);
 	if (tell_server(s, o)) {
 		log_err("telling the server about connection %llu", (unsigned long long)s->i);
 		return -1;
@@ -345,44 +372,71 @@ static int start(struct slot *s, const struct opts *o)
 		tell_failed(s, o, err);
 		errno = err;
 		log_err("connect #%llu", (unsigned long long)s->i);
-		return -1;
+		return 1;
 	}
 	return 0;
 }
 
-/* A connect finished (writable): check it, send the active record, close. */
+/*
+ * The active record of connection @s: the SYN-ACK headers its kernel saved, with the socket's
+ * cookie. @err: the connection failed after it (a reset): the record says so, and the server
+ * judges the failure against the witness. Returns 1 sent, 0 nothing saved (failed before a
+ * SYN-ACK was taken), -1 not sent.
+ */
+static int send_record(const struct slot *s, const struct opts *o, int err)
+{
+	struct active_msg m = { .kind = ACTIVE_RECORD, .mode = s->k.mode, .index = s->i,
+				.count = (uint32_t)err };
+	socklen_t cl = sizeof(m.cookie);
+
+	if (msg_flow(s, o, &m))
+		return -1;
+	getsockopt(s->fd, SOL_SOCKET, SO_COOKIE, &m.cookie, &cl);
+	m.seed = run_seed;
+	snprintf(m.knobs, sizeof(m.knobs), "%s", s->desc);
+	/* the small-buffer check (drawn per connection) only where the connection stands */
+	m.native_len = read_native_checked(s->fd, s->check && !err, m.native, sizeof(m.native),
+					   m.small, sizeof(m.small));
+	if (err && m.native_len <= 0)
+		return 0;
+	if (send(ufd, &m, sizeof(m), 0) != sizeof(m))
+		return -1;
+	sent++;
+	return 1;
+}
+
+/*
+ * A connect finished (writable): check it, send the active record, close. A connection that
+ * failed is reported either way: with its record when its kernel had saved a SYN-ACK (it was
+ * established, then reset), else on its own (tell_failed()).
+ */
 static void finish(struct slot *s, const struct opts *o)
 {
-	int err = 0;
+	int err = 0, sent_record = 0;
 	socklen_t el = sizeof(err);
 
+	if ((int64_t)s->i == o->test_reset) {
+		/* TEST ONLY: established; the server resets it once it has judged its child */
+		struct pollfd p = { .fd = s->fd, .events = POLLRDHUP };
+
+		if (poll(&p, 1, 10000) != 1)
+			fprintf(stderr, "syntwin: TEST RESET: no reset of #%lld in 10 s\n",
+				(long long)o->test_reset);
+	}
 	getsockopt(s->fd, SOL_SOCKET, SO_ERROR, &err, &el);
+	if (o->active)
+		sent_record = send_record(s, o, err);
+	if (sent_record < 0 && errors++ < 5)
+		log_err("sending active record #%llu", (unsigned long long)s->i);
 	if (err) {
-		tell_failed(s, o, err);
-		errno = err;
-		if (failed++ < 5)
-			log_err("connect #%llu (%s)", (unsigned long long)s->i, s->desc);
+		failed++;
+		if (!sent_record)
+			tell_failed(s, o, err);
+		if (failed <= 5)
+			fprintf(stderr, "syntwin: connect #%llu (%s): %s%s\n", (unsigned long long)s->i,
+				s->desc, strerror(err), sent_record > 0 ? " (after its SYN-ACK)" : "");
 	} else {
 		made++;
-		if (o->active) {
-			struct active_msg m = { .kind = ACTIVE_RECORD, .family = s->k.family,
-						.mode = s->k.mode, .index = s->i };
-			socklen_t cl = sizeof(m.cookie);
-			bool check = s->check;
-
-			getsockopt(s->fd, SOL_SOCKET, SO_COOKIE, &m.cookie, &cl);
-			socket_addr(s->fd, 0, m.client, &m.client_port);
-			socket_addr(s->fd, 1, m.server, &m.server_port);
-			snprintf(m.gen, sizeof(m.gen), "sockets");
-			m.seed = run_seed;
-			snprintf(m.knobs, sizeof(m.knobs), "%s", s->desc);
-			m.native_len = read_native_checked(s->fd, check, m.native, sizeof(m.native),
-							   m.small, sizeof(m.small));
-			if (send(ufd, &m, sizeof(m), 0) == sizeof(m))
-				sent++;
-			else if (failed++ < 5)
-				log_err("sending active record #%llu", (unsigned long long)s->i);
-		}
 	}
 	close(s->fd);
 	s->fd = -1;
@@ -466,6 +520,7 @@ int main(int argc, char **argv)
 
 	for (uint64_t i = 0; i < o.n; i++) {
 		struct slot *s = NULL;
+		int rc;
 
 		uint64_t at = (uint64_t)o.cookie_at, end = at + o.cookie_tail;
 
@@ -500,8 +555,12 @@ int main(int argc, char **argv)
 		s->check = o.active && rng_permille(&rng, (unsigned int)o.small);
 		s->k = k;
 		knobs_describe(&k, s->desc, sizeof(s->desc));
-		if (s->fd < 0 || start(s, &o)) {
-			failed++;
+		rc = s->fd < 0 ? -1 : start(s, &o);
+		if (rc) {
+			if (rc > 0)
+				failed++;
+			else
+				errors++;
 			if (s->fd >= 0)
 				close(s->fd);
 			s->fd = -1;
@@ -519,7 +578,12 @@ int main(int argc, char **argv)
 		if (send(ufd, &m, sizeof(m), 0) != sizeof(m) && errno != ECONNREFUSED)
 			log_err("sending the active summary");
 	}
-	printf("client: %llu connections made, %llu failed%s\n", (unsigned long long)made,
-	       (unsigned long long)failed, o.active ? ", SYN-ACK headers sent for each" : "");
-	return failed ? 1 : 0;
+	printf("client: %llu connections made, %llu failed (each reported to the server)%s\n",
+	       (unsigned long long)made, (unsigned long long)failed,
+	       o.active ? ", SYN-ACK headers sent for each" : "");
+	/* a failed connection is the server's to judge; the client fails on its own errors */
+	if (errors)
+		fprintf(stderr, "syntwin-client: %llu error(s) of its own (named above)\n",
+			(unsigned long long)errors);
+	return errors ? 1 : 0;
 }

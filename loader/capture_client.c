@@ -225,6 +225,17 @@ int capture_find_cookie(struct capture_client *c, __u64 cookie, struct capture_r
 	return errno == ENOENT ? -ENOENT : -errno;
 }
 
+__u64 capture_first_ts(struct capture_client *c, const struct capture_rec *r)
+{
+	struct copy_key ck = { .n = 0 };
+	struct capture_rec first;
+
+	if (r->copies <= 1 || capture_key_of(r, &ck.flow) ||
+	    bpf_map_lookup_elem(c->copies_fd, &ck, &first))
+		return r->ts_ns;
+	return first.ts_ns;
+}
+
 int capture_take_flow(struct capture_client *c, const struct capture_key *k,
 		      struct capture_rec *out)
 {

@@ -58,6 +58,10 @@ long capture_forget_bound(struct capture_client *c);
 int capture_take_copies(struct capture_client *c, const struct capture_rec *r,
 			struct capture_rec *out, int max);
 
+/* When the first copy of capture @r's SYN arrived (bpf_ktime_get_ns(): CLOCK_MONOTONIC): the
+ * earliest kept in syn_copies, else @r's own. */
+__u64 capture_first_ts(struct capture_client *c, const struct capture_rec *r);
+
 /* The capture of flow @k still waiting in syn_by_flow (no socket took it), removed. Returns 0,
  * -ENOENT if there is none, or another -errno. */
 int capture_take_flow(struct capture_client *c, const struct capture_key *k,

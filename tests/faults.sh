@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Guest fault tests through `syntwin run`: each fault ends the run nonzero, says what happened,
-# and leaves the results so far on disk with a summary marked partial that counts them.
-# usage: faults.sh evict|kill-server|panic|timeout|splat|client-fails
+# and leaves the results so far on disk with a summary marked partial that counts them; except
+# client-reset, a failure the wire explains, which ends the run clean.
+# usage: faults.sh evict|kill-server|panic|timeout|splat|client-fails|client-reset
 set -u
 . "$(dirname "$0")/lib.sh"
 field() { jq -r --arg f "$1" '.[$f]' "$tmp/out/summary.json"; }
@@ -101,12 +102,34 @@ client-fails)
 	# counts it; the run fails, saying so
 	run 1 --connections 12 --mix sockets --parallel 4 --netem-back 'loss 100%'
 	check grep -q "client: 0 connections made, 12 failed" "$tmp/log"
-	check grep -q "the client reported failed connections" "$tmp/log"
+	check grep -q "12 connection(s) failed in the client: 0 proven by the wire" "$tmp/log"
 	check [ "$(field client_failed)" = 12 ]
+	check [ "$(field client_failed_proven)" = 0 ]
+	# no SYN-ACK was saved for any: nothing but the client's word, so each is a failure
+	check [ "$(field connection_failed)" = 12 ]
 	check [ "$(field connections)" = 0 ]
 	check [ "$(field partial)" = true ]
 	;;
-*) echo "usage: faults.sh evict|kill-server|panic|timeout|splat|client-fails" >&2; exit 2 ;;
+client-reset)
+	# the server resets socket connection #5 after it has judged its child, and the client
+	# checks that connection only once the reset is in: its connect() succeeded, its socket
+	# reports ECONNRESET, and its kernel still holds the saved SYN-ACK. The record is compared
+	# like any other, and the failure is explained by the wire alone: the witness saw the
+	# server's RST (seq = the SYN-ACK's ISN + 1) reach the client. Exactly one, and only it.
+	run 0 --connections 300 --test-fault reset
+	check grep -q "TEST RESET: sockets #5 reset by the server" "$tmp/log"
+	check grep -q "1 connection(s) failed in the client: 1 proven by the wire" "$tmp/log"
+	check [ "$(field client_failed)" = 1 ]
+	check [ "$(field client_failed_proven)" = 1 ]
+	check [ "$(field connection_failed)" = 0 ]
+	check [ "$(field unexplained)" = 0 ]
+	check [ "$(field partial)" = false ]
+	check [ "$(jq '.bpf_counters.synack_rst' "$tmp/out/summary.json")" = 1 ]
+	check [ "$(jq -c 'select(.client_error != "") | [.direction, .gen, .gen_index, .verdict,
+		.client_error, (.detail | test("then reset by the server"))]' \
+		"$tmp/out/connections.jsonl")" = '["active","sockets",5,"identical","ECONNRESET",true]' ]
+	;;
+*) echo "usage: faults.sh evict|kill-server|panic|timeout|splat|client-fails|client-reset" >&2; exit 2 ;;
 esac
 [ $fail = 0 ] && echo "faults $1: all checks passed"
 exit $fail

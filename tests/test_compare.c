@@ -370,28 +370,48 @@ static void test_labels(void)
 	/* a crafted SYN of the same flow with its ISN, given last */
 	l.index = 3, l.has_isn = true, l.isn = 777;
 	CHECK_EQ_INT(labels_put(&t, &l), 0);
-	CHECK_EQ_INT(labels_take(&t, &l.flow, true, 777, &got, &dup), 0);
+	CHECK_EQ_INT(labels_take(&t, &l.flow, true, 777, 0, &got, &dup), 0);
 	CHECK_EQ_INT((int)got.index, 3);
 	CHECK(!dup, "first take is no duplicate");
-	CHECK_EQ_INT(labels_take(&t, &l.flow, true, 5, &got, &dup), 0); /* kernel ISN: oldest */
+	CHECK_EQ_INT(labels_take(&t, &l.flow, true, 5, 0, &got, &dup), 0); /* kernel ISN: oldest */
 	CHECK_EQ_INT((int)got.index, 1);
-	CHECK_EQ_INT(labels_take(&t, &l.flow, false, 0, &got, &dup), 0);
+	CHECK_EQ_INT(labels_take(&t, &l.flow, false, 0, 0, &got, &dup), 0);
 	CHECK_EQ_INT((int)got.index, 2);
 	/* the same SYN again (isn 5): its label, as a duplicate; another ISN finds nothing */
-	CHECK_EQ_INT(labels_take(&t, &l.flow, true, 5, &got, &dup), 0);
+	CHECK_EQ_INT(labels_take(&t, &l.flow, true, 5, 0, &got, &dup), 0);
 	CHECK_EQ_INT((int)got.index, 1);
 	CHECK(dup, "second socket of one SYN is a duplicate");
-	CHECK_EQ_INT(labels_take(&t, &l.flow, true, 6, &got, &dup), -1);
+	CHECK_EQ_INT(labels_take(&t, &l.flow, true, 6, 0, &got, &dup), -1);
 	/* another flow (one port off) never takes this flow's label */
 	l.has_isn = false, l.index = 9;
 	CHECK_EQ_INT(labels_put(&t, &l), 0);
 	l.flow.sport++;
-	CHECK_EQ_INT(labels_take(&t, &l.flow, false, 0, &got, &dup), -1);
-	CHECK(labels_peek(&t, &l.flow, false, 0) == NULL, "peek of another flow");
+	CHECK_EQ_INT(labels_take(&t, &l.flow, false, 0, 0, &got, &dup), -1);
+	CHECK(labels_peek(&t, &l.flow, false, 0, 0) == NULL, "peek of another flow");
 	l.flow.sport--;
-	CHECK(labels_peek(&t, &l.flow, false, 0) != NULL, "peek leaves it");
-	CHECK_EQ_INT(labels_take(&t, &l.flow, false, 0, &got, &dup), 0);
+	CHECK(labels_peek(&t, &l.flow, false, 0, 0) != NULL, "peek leaves it");
+	CHECK_EQ_INT(labels_take(&t, &l.flow, false, 0, 0, &got, &dup), 0);
 	CHECK_EQ_INT((int)got.index, 9);
+	/* a connection whose server side never came (label 20, given at 100) left its label, and
+	 * the next on the flow (label 21, at 200) made a child whose SYN first arrived at 250:
+	 * that child takes 21, the newest given before its SYN; the first SYN (at 150) then
+	 * takes 20. A SYN before any label's time, or of unknown time, takes the oldest. */
+	l.index = 20, l.t_ns = 100;
+	CHECK_EQ_INT(labels_put(&t, &l), 0);
+	l.index = 21, l.t_ns = 200;
+	CHECK_EQ_INT(labels_put(&t, &l), 0);
+	l.index = 22, l.t_ns = 300;
+	CHECK_EQ_INT(labels_put(&t, &l), 0);
+	CHECK_EQ_INT(labels_take(&t, &l.flow, true, 5000, 250, &got, &dup), 0);
+	CHECK_EQ_INT((int)got.index, 21);
+	CHECK_EQ_INT(labels_take(&t, &l.flow, true, 4000, 150, &got, &dup), 0);
+	CHECK_EQ_INT((int)got.index, 20);
+	l.index = 23, l.t_ns = 400;
+	CHECK_EQ_INT(labels_put(&t, &l), 0);
+	CHECK_EQ_INT(labels_take(&t, &l.flow, true, 6000, 50, &got, &dup), 0);
+	CHECK_EQ_INT((int)got.index, 22);
+	CHECK_EQ_INT(labels_take(&t, &l.flow, false, 0, 0, &got, &dup), 0);
+	CHECK_EQ_INT((int)got.index, 23);
 	labels_free(&t);
 }
 

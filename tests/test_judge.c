@@ -5,6 +5,7 @@
  * which must not be explained. Every case starts from one observation (a socket whose saved
  * SYN equals the witness's one copy) and changes only what it names.
  */
+#include <errno.h>
 #include <linux/types.h>
 #include <stdio.h>
 #include <string.h>
@@ -161,6 +162,16 @@ static void cookie_no_child(struct fixture *f)
 	f->ob.mem_followed = true;
 }
 
+/* An active socket (its saved SYN-ACK equal to the witness's copy) whose connection was then
+ * reset: ECONNRESET, and the witness saw the server's RST reach the client. */
+static void reset_after_synack(struct fixture *f)
+{
+	base(f);
+	f->ob.active = true;
+	f->ob.client_errno = ECONNRESET;
+	f->ob.rst_seen = true;
+}
+
 struct judge_case {
 	const char *name;
 	void (*make)(struct fixture *f);
@@ -197,6 +208,8 @@ static void ack_validated(struct fixture *f) { f->ob.syncookie_proven = true; }
 static void no_synack_cookie(struct fixture *f) { f->ob.synack_cookie = false; }
 static void declared_must_drop(struct fixture *f) { f->ob.gen = "rejected"; }
 static void no_cookie_ack(struct fixture *f) { f->ob.cookie_child = false; }
+static void timed_out(struct fixture *f) { f->ob.client_errno = ETIMEDOUT; }
+static void on_passive(struct fixture *f) { f->ob.active = false; f->ob.rst_seen = false; }
 static void saved_for_child(struct fixture *f) { f->ob.native = f->native; f->ob.native_len = 40; }
 
 static const struct judge_case cases[] = {
@@ -256,6 +269,16 @@ static const struct judge_case cases[] = {
 	{ "must-drop SYN a socket took", base, must_drop_taken, V_DIFFER, R_NONE,
 	  "accepted a SYN it must drop (plain)" },
 	{ "unbound: no label, no drop", rejected, unlabelled, V_UNBOUND, R_NONE, "reported no drop" },
+	{ "reset after the SYN-ACK, RST seen", reset_after_synack, NULL, V_IDENTICAL, R_NONE,
+	  "then reset by the server" },
+	{ "reset, no RST seen", reset_after_synack, no_rst, V_CONN_FAILED, R_NONE,
+	  "saw no RST from the server" },
+	{ "failed another way, an RST seen", reset_after_synack, timed_out, V_CONN_FAILED, R_NONE,
+	  "nothing on the wire explains it" },
+	{ "reset, RST seen, a byte off", reset_after_synack, ttl_off, V_DIFFER, R_NONE, "ipv4.ttl" },
+	/* the client's error is an active socket's only: a passive record never carries one */
+	{ "client error on a passive record", reset_after_synack, on_passive, V_IDENTICAL, R_NONE,
+	  NULL },
 };
 
 /* A failure is any verdict but identical and explained, except the eviction: not a verdict on
