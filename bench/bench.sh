@@ -140,8 +140,9 @@ gnuplot -e "bars='$tmp/bars.dat'; scale='$tmp/scale.dat'; out_rates='$out/$ts-ra
 		while read -r c f med lo hi cost; do
 			printf '  %-11s IPv%s %6d/s (%d-%d)  cost %5.1f%%\n' "$c" "$f" "$med" "$lo" "$hi" "$cost"
 		done
-	jq -r '.bpf_stats | to_entries[] | select(.value | type == "object") |
-		"BPF \(.key) program: \(.value.ns_per_run) ns per run, \(.value.runs_per_connection) runs per connection (run-time stats on)"' \
+	jq -r '.bpf_stats | (.programs[] |
+		"BPF \(.name): \(.ns_per_run) ns per run, \(.runs_per_connection) runs per connection, \(.ns_per_connection) ns per connection"),
+		"BPF programs together: \(.ns_per_connection) ns per connection, \(.floor_percent)% of a plain connection (\(.plain_connection_ns) ns): the floor of the witness cost (run-time stats on)"' \
 		"$tmp/guest/rates.json"
 	echo "comparator: $(field "$tmp/cmp.json" .classify_and_jsonl_per_s) pairs/s with JSONL ($(field "$tmp/cmp.json" .classify_per_s) classify only); $ipp instructions/pair"
 	echo "pipeline (warm run): $(printf '%s' "$pipe_json" | jq -r 'to_entries | map("\(.key): \(.value)") | join(", ")')"

@@ -40,6 +40,8 @@
 
 #define MAX_PARALLEL 64
 #define SYSCTL_BATCH 64
+#define SYN_RETRIES 4		/* TCP_SYNCNT: the kernel's own give-up after 31 s */
+#define CONNECT_WAIT_MS 45000	/* past it: the generator's, for a kernel that never answers */
 #define SRC_PORT_BASE TOPO_CLIENT_SPORT_BASE	/* explicit source ports: below the ephemeral range */
 #define SRC_PORT_SPAN 20000
 
@@ -272,6 +274,10 @@ static int make_socket(struct knobs *k, const struct opts *o, uint64_t *rng)
 			goto fail;
 		}
 	}
+	/* the kernel, not this generator, ends a handshake: SYNs at 0, 1, 3, 7 and 15 s, ETIMEDOUT at
+	 * 31 s (on a lossy wire a handshake may need the fourth retransmission) */
+	if (set_int(fd, IPPROTO_TCP, TCP_SYNCNT, SYN_RETRIES, "TCP_SYNCNT"))
+		goto fail;
 	if (o->active && set_int(fd, IPPROTO_TCP, TCP_SAVE_SYN, k->mode, "TCP_SAVE_SYN"))
 		goto fail;
 	if (k->md5 && md5_key_for(fd, k->family, v6 ? o->s6 : o->s4))
@@ -456,9 +462,9 @@ static void reap(struct slot *slots, int nslots, bool all, const struct opts *o)
 			}
 		if (!np || (!all && np < nslots))
 			return;
-		r = poll(p, (nfds_t)np, 10000);
+		r = poll(p, (nfds_t)np, CONNECT_WAIT_MS);
 		if (r <= 0) {
-			/* A connect that takes 10 s under TCG is lost: count it, do not hang. */
+			/* the kernel gave none of them its verdict in time: count them, do not hang */
 			for (int j = 0; j < np; j++) {
 				tell_failed(&slots[idx[j]], o, ETIMEDOUT);
 				if (failed++ < 5)
