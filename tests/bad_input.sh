@@ -52,8 +52,8 @@ bad "run: --entries 16777217 is out of range" -- "$S" run --entries 16777217
 bad "run: --smp 0 is out of range" -- "$S" run --smp 0
 bad "run: --parallel 65 is out of range (1..64)" -- "$S" run --parallel 65
 bad "run: --test-corrupt 0 is out of range" -- "$S" run --test-corrupt 0
-bad "run: --test-fault 'oops' is not panic, kill-server or splat" -- "$S" run --test-fault oops
-bad "run: --test-fault needs panic, kill-server or splat" -- "$S" run --test-fault
+bad "run: --test-fault 'oops' is not panic, kill-server, splat or reset" -- "$S" run --test-fault oops
+bad "run: --test-fault needs panic, kill-server, splat or reset" -- "$S" run --test-fault
 bad "run: --mix needs a value" -- "$S" run --mix
 bad "run: --mix 'spicy': known mixes are" -- "$S" run --mix spicy
 bad "run: --out needs a value" -- "$S" run --out
