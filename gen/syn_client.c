@@ -341,8 +341,9 @@ static int tell_server(const struct slot *s, const struct opts *o)
 static void tell_failed(const struct slot *s, const struct opts *o, int err)
 {
 	struct active_msg m = { .kind = CLIENT_FAILED, .mode = s->k.mode, .index = s->i,
-				.count = (uint32_t)err };
+				.count = (uint32_t)err, .seed = run_seed };
 
+	snprintf(m.knobs, sizeof(m.knobs), "%s", s->desc);
 	if (msg_flow(s, o, &m) || send(ufd, &m, sizeof(m), 0) != sizeof(m)) {
 		errors++;
 		log_err("telling the server connection %llu failed", (unsigned long long)s->i);
