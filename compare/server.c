@@ -1603,7 +1603,6 @@ static void release_space(const char *dir)
 	unlink(path);
 }
 
-/* The one line a run ends with: counts by verdict and explained reason. */
 /*
  * Are passive connections still owed? Each planned connection pays once: a second child of one
  * SYN (duplicate_children) does not pay for another's, and, with @judged (at the end, every
@@ -1623,6 +1622,7 @@ static bool active_owed(const struct stats *st, const struct opts *o)
 	return st->active + st->active_unrecorded < o->active;
 }
 
+/* The one line a run ends with: counts by verdict and explained reason. */
 static void print_result(const struct stats *st, bool active)
 {
 	char actives[64] = "";

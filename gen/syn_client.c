@@ -437,7 +437,7 @@ static void finish(struct slot *s, const struct opts *o)
 		log_err("sending active record #%llu", (unsigned long long)s->i);
 	if (err) {
 		failed++;
-		if (!sent_record)
+		if (sent_record <= 0) /* no record carried the failure to the server */
 			tell_failed(s, o, err);
 		if (failed <= 5)
 			fprintf(stderr, "syntwin: connect #%llu (%s): %s%s\n", (unsigned long long)s->i,
