@@ -26,7 +26,7 @@ since() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 t_start=$(up)
 n=$1 seed=$2 shash=$3 entries=$4 mix=$5 parallel=$6 rerun=$7 shard=$8
 shift 8
-splat= netem= netem_back= test_reset=
+splat= netem= netem_back=
 # this script's own options first (netem's), then the server's
 while [ $# -ge 2 ]; do
 	case $1 in
@@ -40,7 +40,7 @@ if [ "${1:-}" = --test-fault ]; then
 	case $2 in
 	panic | kill-server) set -- "$@" --test-fault-after 1500 ;;
 	splat) splat=1; shift 2 ;; # the guest kernel logs a WARN once the run is done
-	reset) test_reset="--test-reset 5"; shift 2; set -- "$@" --test-reset 5 ;;
+	reset) shift 2; set -- "$@" --test-reset 5 ;;
 	*) echo "syntwin: --test-fault '$2' is not panic, kill-server, splat or reset" >&2; exit 2 ;;
 	esac
 fi
@@ -123,11 +123,24 @@ eval "$(jq -r '.generators as $g | .seeds as $s |
 	{ echo "syntwin: plan.json could not be read" >&2; exit 2; }
 [ "$rerun" = 0 ] || echo "rerun: $expect connection(s) that were not identical"
 t_attached=$(up)
-rm -f /tmp/server-ready
+[ "$rerun" = 0 ] || [ "$expect" != 0 ] || nsockets=0 # every connection was identical before
+# The socket-knob connections are made by the server itself, in its own event loop
+# (gen/sock_gen.h), once SIGUSR1 says the crafted generators are done. The syncookie phase sits
+# in the middle: the half after it runs while the listener still counts as recently flooded,
+# where a kernel must save SYNs as usual.
+sockets=
+if [ "$nsockets" -gt 0 ]; then
+	sockets="--sockets-connections $nsockets --sockets-seed $seed --sockets-syncookie-tail $ncookie
+		--sockets-syncookie-at $cookie_at --sockets-mix $client_mix --sockets-parallel $parallel"
+	[ "$rerun" = 0 ] || sockets="$sockets --sockets-rerun $out/rerun.jsonl"
+	[ "$shard" = - ] || sockets="$sockets --sockets-shard $shard"
+fi
+rm -f /tmp/server-ready /tmp/server-generated
+# shellcheck disable=SC2086 # $sockets: options and values without spaces
 syntwin-server --out "$out" --connections "$expect" --active "$expect_active" \
 	--seed "$seed" --series-hash "$shash" --mix "$mix" --ready-file /tmp/server-ready --shard "$shard" \
-	--held-back "$nheld" --abandoned "$nabandoned" --dup-synack "$ndup" \
-	--netem "$netem" --netem-back "$netem_back" "$@" &
+	--generated-file /tmp/server-generated --held-back "$nheld" --abandoned "$nabandoned" \
+	--dup-synack "$ndup" --netem "$netem" --netem-back "$netem_back" $sockets "$@" &
 spid=$!
 i=0
 while [ ! -e /tmp/server-ready ]; do
@@ -137,15 +150,12 @@ while [ ! -e /tmp/server-ready ]; do
 	sleep 0.1
 done
 crc=0
-if [ "$rerun" = 1 ] && [ "$expect" = 0 ]; then
-	# every connection of the earlier run was identical: nothing to make again
-	nsockets=0
-elif [ "$mix" = replay ] && [ "$expect" = 0 ]; then
+if [ "$mix" = replay ] && [ "$expect" = 0 ]; then
 	echo "replay: no SYNs in this file, nothing to compare"
 elif [ "$mix" = replay ]; then
 	# shellcheck disable=SC2086
 	syntwin-crafted --replay $out/replay.pcap $rr || crc=$?
-else
+elif [ "$rerun" = 0 ] || [ "$expect" != 0 ]; then
 	[ $((nheld + nabandoned + ndup)) = 0 ] ||
 		syntwin-crafted --held-back "$nheld" --abandoned "$nabandoned" --dup-synack "$ndup" \
 			--seed "$seed_planned" || crc=$?
@@ -156,21 +166,16 @@ else
 	# shellcheck disable=SC2086
 	[ "$ntap" = 0 ] || syntwin-crafted --tap --dev tap0 --connections "$ntap" --seed "$seed_tap" $rr || crc=$?
 fi
-if [ "$nsockets" -gt 0 ]; then
-	# The syncookie phase sits in the middle: the half after it runs while the listener still
-	# counts as recently flooded, where a kernel must save SYNs as usual.
+[ "$nsockets" = 0 ] ||
 	echo "client: $nsockets connections, $ncookie of them from number $cookie_at on with syncookies forced${active:+; active direction checked}"
-	# shellcheck disable=SC2086
-	syntwin-client --connections "$nsockets" --seed "$seed" --syncookie-tail "$ncookie" \
-		--syncookie-at "$cookie_at" --mix "$client_mix" --parallel "$parallel" \
-		$active $rr $test_reset || crc=$?
-fi
-t_generated=$(up)
-# every generator is done: the server stops waiting for what cannot come (SETTLE_S of quiet)
+# the crafted generators are done: the server makes the socket connections, then stops waiting
+# for what cannot come (SETTLE_S of quiet)
 kill -USR1 $spid 2>/dev/null || true # (the server may have everything and be gone)
 src=0
 wait $spid || src=$?
 t_end=$(up)
+# the server wrote the uptime its last generator finished at (none if it stopped before)
+t_generated=$(cat /tmp/server-generated 2>/dev/null) || t_generated=$t_end
 printf '{"boot_s": %s, "topology_attach_s": %s, "connections_s": %s, "collect_report_s": %s, "guest_total_s": %s}\n' \
 	"$t_start" "$(since "$t_start" "$t_attached")" "$(since "$t_attached" "$t_generated")" \
 	"$(since "$t_generated" "$t_end")" "$t_end" >"$out/timing.json" || true

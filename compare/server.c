@@ -2,8 +2,11 @@
 /*
  * syntwin-server (guest, server netns): listeners with TCP_SAVE_SYN 1 and 2 for IPv4 and IPv6;
  * for every accepted socket, read the kernel's saved SYN, take the BPF capture bound to its
- * cookie, classify, and record. With --active N, also N active-direction records from
- * syntwin-client (the SYN-ACK headers its kernel saved; client_msg.h), compared the same way.
+ * cookie, classify, and record. With --sockets-connections N it also makes the socket-knob
+ * generator's connections (gen/sock_gen.h) in its own event loop, their labels handed over in
+ * memory; the other generators (syntwin-crafted) send theirs over the channel (client_msg.h).
+ * With --active N, also N active-direction records (the SYN-ACK headers the client's kernel
+ * saved), compared the same way.
  * Writes connections.jsonl, mismatches.pcap and summary.json.
  * Exit: 0 all identical or explained and complete; 1 unexplained differences or partial; 2 usage.
  */
@@ -46,12 +49,14 @@
 #include "slabinfo.h"
 #include "topology.h"
 #include "saved_syn_mem.h"
+#include "sock_gen.h"
 #include "which_copy.h"
 
 #define PORT_BASE TOPO_PORT_BASE
 
 struct opts {
 	const char *out, *netns, *series_hash, *ready_file, *mix, *rerun_of, *p0f_db;
+	const char *generated_file;	/* the uptime every generator was done at, written here */
 	const char *netem, *netem_back;	/* the wire's faults (tc netem), for the summary */
 	const char *shard;	/* "I/N" of a sharded run (run-guest.sh), "" or "-": not one */
 	uint64_t connections, seed, small_buffer_permille, idle_s, test_corrupt, active;
@@ -62,6 +67,8 @@ struct opts {
 	const char *test_fault;		/* "kill-server" or "panic" */
 	bool hex_all;
 	uint64_t held_back, abandoned, dup_synack; /* planned handshakes (gen/planned.c) */
+	bool sockets;			/* the socket generator runs in this loop (--sockets-*) */
+	struct sock_gen_opts gen;	/* ... with these options */
 };
 
 /* The generators a record can name; the last one is for records no generator named. */
@@ -121,8 +128,10 @@ static const char *const tcpext_names[4] = { "SyncookiesRecv", "TCPTimeWaitOverf
 
 static volatile sig_atomic_t stop;
 static void on_signal(int sig) { stop = sig; }
-/* SIGUSR1 from run-guest.sh: every generator has finished; what is still owed now either comes
- * within SETTLE_S of quiet, or never (a connection whose child never came: judged at the end). */
+/* SIGUSR1 from run-guest.sh: every generator of another process has finished. The socket
+ * generator (--sockets-*) starts then, in this process; once it has finished too, what is still
+ * owed either comes within SETTLE_S of quiet, or never (a connection whose child never came:
+ * judged at the end). */
 #define SETTLE_S 5
 static volatile sig_atomic_t generators_done;
 static void on_generators_done(int sig) { (void)sig; generators_done = 1; }
@@ -135,6 +144,12 @@ static const char usage[] =
 	"                      [--held-back H --abandoned A --dup-synack D]\n"
 	"                      [--test-fault kill-server|panic --test-fault-after N]\n"
 	"                      [--p0f-db FILE] [--shard I/N] [--netem SPEC] [--netem-back SPEC]\n"
+	"                      [--sockets-connections N [--sockets-OPTION V...]]\n"
+	"                      [--generated-file F]\n"
+	"  --generated-file F  written when every generator is done: the uptime then (timing)\n"
+	"  --sockets-OPTION  the socket-knob generator (gen/sock_gen.h), run in this process once\n"
+	"                    SIGUSR1 says the other generators are done; OPTION is one of\n"
+	"                    syntwin-client's (its --active and --test-reset are this server's)\n"
 	"  --hex-all         both byte strings in every JSONL record, not only differing ones\n"
 	"  --active N        also expect N active-direction records from syntwin-client\n"
 	"  --p0f-db FILE     p0f's database for the records' p0f labels (/etc/p0f/p0f.fp)\n"
@@ -149,11 +164,53 @@ static const char usage[] =
 	"  --test-fault F    TEST ONLY: once N records are on disk, SIGKILL this process or panic\n"
 	"                    the guest (sysrq), at that exact point\n";
 
-static int parse(int argc, char **argv, struct opts *o)
+/*
+ * Option @a (--sockets-NAME, value @v or NULL) of the socket generator. Returns 1 taken (2 with
+ * its value), 0 not one, -1 bad (printed).
+ */
+static int parse_sockets(struct opts *o, const char *a, const char *v)
+{
+	const char *name = a + strlen("--sockets-");
+	char err[256];
+	int rc;
+
+	if (strncmp(a, "--sockets-", strlen("--sockets-")))
+		return 0;
+	if (sock_gen_flag(&o->gen, name))
+		return 1;
+	rc = v ? sock_gen_opt(&o->gen, name, v, err, sizeof(err)) : 0;
+	if (rc > 0) {
+		o->sockets |= !strcmp(name, "connections");
+		return 2;
+	}
+	if (rc < 0)
+		fprintf(stderr, "syntwin-server: %s\n", err);
+	else
+		fprintf(stderr, "syntwin-server: unknown option '%s'\n%s", a, usage);
+	return -1;
+}
+
+/* After the options: the generator checks the active direction and resets as the server
+ * expects them. Returns 0, or -1 (printed). */
+static int sockets_check(struct opts *o)
 {
 	char err[256];
 
-	*o = (struct opts){ .netns = "server", .series_hash = "", .mix = "", .rerun_of = "",
+	o->gen.active = o->active > 0;
+	o->gen.test_reset = o->test_reset;
+	if (!o->sockets || !sock_gen_opts_check(&o->gen, err, sizeof(err)))
+		return 0;
+	fprintf(stderr, "syntwin-server: sockets: %s\n", err);
+	return -1;
+}
+
+static int parse(int argc, char **argv, struct opts *o)
+{
+	struct sock_gen_opts gen;
+	char err[256];
+
+	sock_gen_opts_init(&gen);
+	*o = (struct opts){ .gen = gen, .netns = "server", .series_hash = "", .mix = "", .rerun_of = "",
 			    .p0f_db = "/etc/p0f/p0f.fp", .shard = "", .netem = "", .netem_back = "",
 			    .connections = 10000,
 			    .seed = 1, .small_buffer_permille = 50, .idle_s = 30,
@@ -170,6 +227,13 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->test_corrupt_covered = true;
 			continue;
 		}
+		rc = parse_sockets(o, a, v);
+		if (rc < 0)
+			return -1;
+		if (rc) {
+			i += rc - 1;
+			continue;
+		}
 		if (!v) {
 			fprintf(stderr, "syntwin-server: %s: missing value\n%s", a, usage);
 			return -1;
@@ -182,6 +246,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->series_hash = v;
 		else if (!strcmp(a, "--ready-file"))
 			o->ready_file = v;
+		else if (!strcmp(a, "--generated-file"))
+			o->generated_file = v;
 		else if (!strcmp(a, "--mix"))
 			o->mix = v;
 		else if (!strcmp(a, "--rerun-of"))
@@ -236,7 +302,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "syntwin-server: --out is required\n%s", usage);
 		return -1;
 	}
-	return 0;
+	return sockets_check(o);
 }
 
 /*
@@ -970,63 +1036,87 @@ static void client_failed(const struct active_msg *m, bool recorded, const struc
 			"%s #%llu\n", l.gen, (unsigned long long)l.index);
 }
 
-/* Channel messages from the generators: GEN labels, GAVE_UP, active RECORDs, DONE. */
+/* One message of a generator (client_msg.h): a GEN label, GAVE_UP, FAILED, an active RECORD
+ * (compared here), DONE. */
+static void handle_msg(struct active_msg *m, const struct opts *o, struct capture_client *cc,
+		       struct report *rep, struct stats *st)
+{
+	struct conn_record c = { .family = m->family, .mode = m->mode, .direction = "active",
+				 .cookie = m->cookie, .sport = m->server_port,
+				 .dport = m->client_port };
+
+	if (m->kind == ACTIVE_DONE) {
+		st->active_announced += m->count;
+		return;
+	}
+	m->gen[sizeof(m->gen) - 1] = 0;
+	m->knobs[sizeof(m->knobs) - 1] = 0;
+	m->client[sizeof(m->client) - 1] = 0;
+	m->server[sizeof(m->server) - 1] = 0;
+	if (m->kind == CLIENT_GEN) {
+		struct label l = { .has_isn = m->has_isn, .isn = m->isn, .index = m->index,
+				   .seed = m->seed, .t_ns = m->t_ns };
+
+		memcpy(l.gen, m->gen, sizeof(l.gen));
+		memcpy(l.knobs, m->knobs, sizeof(l.knobs));
+		if (flow_of_msg(m, &l.flow) || labels_put(&labels, &l))
+			st->bad_labels++;
+		return;
+	}
+	if (m->kind == CLIENT_GAVE_UP) {
+		gave_up(m, cc, rep, st);
+		return;
+	}
+	if (m->kind == CLIENT_FAILED) {
+		client_failed(m, false, o, st);
+		return;
+	}
+	if (m->kind != ACTIVE_RECORD)
+		return;
+	if (m->count) { /* failed after its SYN-ACK was saved: count = the error */
+		client_failed(m, true, o, st);
+		c.client_errno = (int)m->count;
+	}
+	c.gen = m->gen;
+	c.knobs = m->knobs;
+	c.gen_index = m->index;
+	c.gen_seed = m->seed;
+	m->small[sizeof(m->small) - 1] = 0;
+	snprintf(c.saddr, sizeof(c.saddr), "%.45s", m->server);
+	snprintf(c.daddr, sizeof(c.daddr), "%.45s", m->client);
+	st->small_buffer_checks += m->small[0] != 0;
+	compare_one(&c, m->native, m->native_len > (int)sizeof(m->native) ? -1 : m->native_len,
+		    m->small, o, cc, rep, st);
+}
+
+/* The channel's messages from the generators of other processes. */
 static void drain_channel(int ufd, const struct opts *o, struct capture_client *cc,
 			  struct report *rep, struct stats *st)
 {
 	struct active_msg m;
 	ssize_t got;
 
-	while ((got = recv(ufd, &m, sizeof(m), MSG_DONTWAIT)) > 0) {
-		struct conn_record c = { .family = m.family, .mode = m.mode, .direction = "active",
-					 .cookie = m.cookie, .sport = m.server_port,
-					 .dport = m.client_port };
+	while ((got = recv(ufd, &m, sizeof(m), MSG_DONTWAIT)) > 0)
+		if (got == sizeof(m))
+			handle_msg(&m, o, cc, rep, st);
+}
 
-		if (got != sizeof(m))
-			continue;
-		if (m.kind == ACTIVE_DONE) {
-			st->active_announced += m.count;
-			continue;
-		}
-		m.gen[sizeof(m.gen) - 1] = 0;
-		m.knobs[sizeof(m.knobs) - 1] = 0;
-		m.client[sizeof(m.client) - 1] = 0;
-		m.server[sizeof(m.server) - 1] = 0;
-		if (m.kind == CLIENT_GEN) {
-			struct label l = { .has_isn = m.has_isn, .isn = m.isn, .index = m.index,
-					   .seed = m.seed, .t_ns = m.t_ns };
+/* What the in-process socket generator's sink hands the messages to. */
+struct run_ctx {
+	const struct opts *o;
+	struct capture_client *cc;
+	struct report *rep;
+	struct stats *st;
+};
 
-			memcpy(l.gen, m.gen, sizeof(l.gen));
-			memcpy(l.knobs, m.knobs, sizeof(l.knobs));
-			if (flow_of_msg(&m, &l.flow) || labels_put(&labels, &l))
-				st->bad_labels++;
-			continue;
-		}
-		if (m.kind == CLIENT_GAVE_UP) {
-			gave_up(&m, cc, rep, st);
-			continue;
-		}
-		if (m.kind == CLIENT_FAILED) {
-			client_failed(&m, false, o, st);
-			continue;
-		}
-		if (m.kind != ACTIVE_RECORD)
-			continue;
-		if (m.count) { /* failed after its SYN-ACK was saved: count = the error */
-			client_failed(&m, true, o, st);
-			c.client_errno = (int)m.count;
-		}
-		c.gen = m.gen;
-		c.knobs = m.knobs;
-		c.gen_index = m.index;
-		c.gen_seed = m.seed;
-		m.small[sizeof(m.small) - 1] = 0;
-		snprintf(c.saddr, sizeof(c.saddr), "%.45s", m.server);
-		snprintf(c.daddr, sizeof(c.daddr), "%.45s", m.client);
-		st->small_buffer_checks += m.small[0] != 0;
-		compare_one(&c, m.native, m.native_len > (int)sizeof(m.native) ? -1 : m.native_len,
-			    m.small, o, cc, rep, st);
-	}
+/* The socket generator's sink (sock_gen.h): its messages, handled at once, in memory. */
+static int to_server(void *ctx, const struct active_msg *msg)
+{
+	struct run_ctx *r = ctx;
+	struct active_msg m = *msg;
+
+	handle_msg(&m, r->o, r->cc, r->rep, r->st);
+	return 0;
 }
 
 /* Fast Open (the client's TFO SYNs carry data) and the TCP-MD5 key of the client's MD5 source
@@ -1760,17 +1850,232 @@ static int finish_run(const struct opts *o, struct capture_client *cc, struct re
 		return 2;
 	return st->unexplained || st->partial ? 1 : 0;
 }
+/* Every generator is done: the uptime now (/proc/uptime's clock) to --generated-file, where
+ * run-guest.sh takes the end of the connections' time from. */
+static void note_generated(const struct opts *o)
+{
+	struct timespec ts;
+	FILE *f;
+
+	if (!o->generated_file)
+		return;
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	f = fopen(o->generated_file, "we");
+	if (!f || fprintf(f, "%.2f\n", (double)ts.tv_sec + ts.tv_nsec / 1e9) < 0 || fclose(f))
+		log_err("write %s", o->generated_file);
+}
+
+/* The epoll tags: listeners 0-3, the channel, then the socket generator's slots. */
+#define TAG_CHANNEL 4
+#define TAG_SOCKETS 16
+
+static struct sock_gen sockets; /* the in-process socket generator (its port table is big) */
+enum gen_state { GEN_WAITING, GEN_RUNNING, GEN_DONE };
+
+/* The event loop's state. */
+struct loop {
+	int ep, lfd[4], ufd;
+	enum gen_state gs;	/* the socket generator's */
+	uint64_t gen_errors;	/* its own errors: they fail the run */
+	bool noted;		/* note_generated() done */
+	uint64_t rng;
+	time_t last, last_progress;
+	struct run_ctx ctx;
+};
+
+/* The socket generator has finished (or stopped, or never ran): closed, and its end noted. */
+static void sockets_done(struct loop *L)
+{
+	if (L->gs == GEN_RUNNING) {
+		L->gen_errors += sock_gen_close(&sockets);
+		L->last = time(NULL);
+	}
+	L->gs = GEN_DONE;
+	if (generators_done && !L->noted) {
+		note_generated(L->ctx.o);
+		L->noted = true;
+	}
+}
+
+/* The socket generator's turn in a round: it starts once the other generators are done
+ * (SIGUSR1), then starts whatever may start, and is closed once it has finished. */
+static void sockets_round(struct loop *L)
+{
+	if (L->gs == GEN_DONE) {
+		sockets_done(L);
+		return;
+	}
+	if (L->gs == GEN_WAITING && generators_done) {
+		if (sock_gen_open(&sockets, &L->ctx.o->gen, to_server, &L->ctx, L->ep,
+				  TAG_SOCKETS)) {
+			fprintf(stderr, "syntwin-server: the socket generator could not start\n");
+			L->gen_errors++;
+			L->gs = GEN_DONE;
+			return;
+		}
+		L->gs = GEN_RUNNING;
+	}
+	if (L->gs != GEN_RUNNING)
+		return;
+	if (sock_gen_step(&sockets))
+		L->gen_errors++;
+	if (L->gen_errors || sock_gen_finished(&sockets))
+		sockets_done(L);
+}
+
+/* Every child waiting on listener @i: compared, its Fast Open data taken, closed. */
+static void accept_all(struct loop *L, int i)
+{
+	const struct opts *o = L->ctx.o;
+	char drain[2048];
+	int fd;
+
+	while ((fd = accept4(L->lfd[i], NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
+		one_socket(fd, i < 2 ? AF_INET : AF_INET6, i % 2 + 1, L->ufd, o, &L->rng,
+			   L->ctx.cc, L->ctx.rep, L->ctx.st);
+		/* Take what a Fast Open SYN carried: closing with unread data would reset the
+		 * connection under the client. */
+		while (recv(fd, drain, sizeof(drain), MSG_DONTWAIT) > 0)
+			;
+		close(fd);
+		if (!passive_owed(L->ctx.st, o, false))
+			break;
+	}
+}
+
+/* One epoll round: listeners, the channel, the generator's sockets. */
+static void poll_round(struct loop *L)
+{
+	struct epoll_event evs[16];
+	int n = epoll_wait(L->ep, evs, 16, L->ctx.rep->lines_buffered ? FLUSH_MS : 1000);
+
+	for (int e = 0; e < n; e++) {
+		uint32_t tag = evs[e].data.u32;
+
+		if (tag >= TAG_SOCKETS)
+			sock_gen_event(&sockets, tag);
+		else if (tag == TAG_CHANNEL)
+			drain_channel(L->ufd, L->ctx.o, L->ctx.cc, L->ctx.rep, L->ctx.st);
+		else
+			accept_all(L, (int)tag);
+	}
+	if (n > 0)
+		L->last = time(NULL);
+}
+
+/* Should the loop stop now (with what is owed judged at the end)? */
+static bool loop_ends(struct loop *L, time_t now)
+{
+	const struct opts *o = L->ctx.o;
+	struct stats *st = L->ctx.st;
+
+	if (generators_done && L->gs == GEN_DONE && now - L->last >= SETTLE_S) {
+		/* what is still owed is judged from the witness's captures at the end */
+		fprintf(stderr, "syntwin-server: generators done, nothing for %d s; %llu "
+			"connections, %llu active records\n", SETTLE_S,
+			(unsigned long long)st->conns, (unsigned long long)st->active);
+		return true;
+	}
+	if ((uint64_t)(now - L->last) < o->idle_s)
+		return false;
+	fprintf(stderr, "syntwin-server: nothing for %llu s; stopping with %llu of %llu "
+		"connections, %llu of %llu active records\n", (unsigned long long)o->idle_s,
+		(unsigned long long)st->conns, (unsigned long long)o->connections,
+		(unsigned long long)st->active, (unsigned long long)o->active);
+	return true;
+}
+
+/* Until nothing is owed, or the run stops: the generator's turn, one epoll round, the
+ * records flushed, the witness's ring read, a checkpoint every 3 s. */
+static void serve(struct loop *L)
+{
+	const struct opts *o = L->ctx.o;
+	struct stats *st = L->ctx.st;
+
+	while ((passive_owed(st, o, false) || active_owed(st, o)) && !stop) {
+		time_t now;
+
+		sockets_round(L);
+		poll_round(L);
+		now = time(NULL);
+		flush_if_due(L->ctx.rep, st);
+		/* The witness's ring sends no wakeups (each would be an irq_work, costly under
+		 * TCG): it is read at every take, and here once a round, so it never fills. */
+		if (capture_drain(L->ctx.cc) < 0 && !st->write_errno)
+			fprintf(stderr, "syntwin-server: reading the witness's ring failed\n");
+		if (st->write_errno)
+			break;
+		if (now - L->last_progress >= 3) {
+			if (checkpoint(o, L->ctx.cc, L->ctx.rep, st))
+				break;
+			L->last_progress = now;
+		}
+		if (loop_ends(L, now))
+			break;
+	}
+	if (L->gs == GEN_RUNNING) /* (everything owed came, or the run stopped) */
+		sockets_done(L);
+}
+
+/* The run's start: the witness, the results, the listeners and the channel, the ready file,
+ * the start-of-run counters and a first summary marked partial. Returns 0, or -1 (printed). */
+static int setup(struct loop *L, struct opts *o, struct capture_client *cc, struct report *rep,
+		 struct stats *st)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = TAG_CHANNEL };
+
+	if (enter_netns(o->netns) || rx_env_init() || capture_client_open(cc) ||
+	    !(mem = saved_syn_mem_open_pinned()) || report_open(rep, o->out))
+		return -1;
+	rep->shard = o->shard;
+	if (reserve_space(o->out)) {
+		fprintf(stderr, "syntwin-server: cannot write %s/%s: %s\n", o->out, RESERVE_NAME,
+			strerror(errno));
+		return -1;
+	}
+	rep->hex_all = o->hex_all;
+	synack_retries = (unsigned int)read_sysctl_uint("/proc/sys/net/ipv4/tcp_synack_retries");
+	st->cookie_counter = tcpext_counter("TCPSynNotSavedCookie") >= 0 ? "TCPSynNotSavedCookie" :
+									    "SyncookiesRecv";
+	st->cookies_base = tcpext_counter(st->cookie_counter);
+	for (int i = 0; i < 4; i++)
+		st->tcpext_base[i] = tcpext_counter(tcpext_names[i]);
+	L->ep = epoll_create1(EPOLL_CLOEXEC);
+	if (L->ep < 0 || open_listeners(L->ep, L->lfd) || labels_init(&labels, 1u << 16) ||
+	    labels_init(&missing_flows, 1u << 12) || labels_init(&failed_labels, 1u << 8))
+		return -1;
+	wire_faults = o->netem[0] || o->netem_back[0];
+	L->ufd = active_socket();
+	if (L->ufd < 0 || epoll_ctl(L->ep, EPOLL_CTL_ADD, L->ufd, &ev))
+		return -1;
+	if (o->ready_file) {
+		FILE *rf = fopen(o->ready_file, "w");
+
+		if (!rf || fclose(rf)) {
+			fprintf(stderr, "syntwin-server: cannot write %s\n", o->ready_file);
+			return -1;
+		}
+	}
+	/* Start-of-run memory (soak runs compare it with the end), then a summary marked partial at
+	 * once: whatever ends this process from here on leaves one on disk. */
+	st->evictions = -1;
+	st->unclaimed_bindings = -1;
+	st->slab_start = slab_bytes("");
+	st->syn_slab_start = saved_syn_slab();
+	st->slab_end = st->syn_slab_end = -1;
+	st->partial = true;
+	return write_summary(o, cc, st, false);
+}
+
 int main(int argc, char **argv)
 {
-	struct epoll_event ev, evs[8];
 	struct capture_client cc;
 	struct report rep;
 	struct stats st = { 0 };
 	struct opts o;
-	int ep, lfd[4], ufd = -1;
-	char drain[2048];
-	uint64_t rng;
-	time_t last = time(NULL), last_progress = last;
+	struct loop L = { .ufd = -1 };
+	char err[2048];
+	int rc;
 
 	if (parse(argc, argv, &o))
 		return 2;
@@ -1779,110 +2084,24 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fault_opts = &o;
-	rng = o.seed;
-	if (p0f_db_load(&p0f_db, o.p0f_db, drain, sizeof(drain))) {
-		fprintf(stderr, "syntwin-server: %s\n", drain);
+	if (p0f_db_load(&p0f_db, o.p0f_db, err, sizeof(err))) {
+		fprintf(stderr, "syntwin-server: %s\n", err);
 		return 2;
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGUSR1, on_generators_done);
-	if (enter_netns(o.netns) || rx_env_init() || capture_client_open(&cc) ||
-	    !(mem = saved_syn_mem_open_pinned()) || report_open(&rep, o.out))
+	if (setup(&L, &o, &cc, &rep, &st))
 		return 2;
-	rep.shard = o.shard;
-	if (reserve_space(o.out)) {
-		fprintf(stderr, "syntwin-server: cannot write %s/%s: %s\n", o.out, RESERVE_NAME,
-			strerror(errno));
-		return 2;
+	L.ctx = (struct run_ctx){ &o, &cc, &rep, &st };
+	L.gs = o.sockets ? GEN_WAITING : GEN_DONE;
+	L.rng = o.seed;
+	L.last = L.last_progress = time(NULL);
+	serve(&L);
+	rc = finish_run(&o, &cc, &rep, &st, L.ufd);
+	if (L.gen_errors && rc == 0) {
+		fprintf(stderr, "syntwin: a traffic generator failed (named above)\n");
+		rc = 1;
 	}
-	rep.hex_all = o.hex_all;
-	synack_retries = (unsigned int)read_sysctl_uint("/proc/sys/net/ipv4/tcp_synack_retries");
-	st.cookie_counter = tcpext_counter("TCPSynNotSavedCookie") >= 0 ? "TCPSynNotSavedCookie" :
-								   "SyncookiesRecv";
-	st.cookies_base = tcpext_counter(st.cookie_counter);
-	for (int i = 0; i < 4; i++)
-		st.tcpext_base[i] = tcpext_counter(tcpext_names[i]);
-	ep = epoll_create1(EPOLL_CLOEXEC);
-	if (ep < 0 || open_listeners(ep, lfd) || labels_init(&labels, 1u << 16) ||
-	    labels_init(&missing_flows, 1u << 12) || labels_init(&failed_labels, 1u << 8))
-		return 2;
-	wire_faults = o.netem[0] || o.netem_back[0];
-	ufd = active_socket();
-	ev = (struct epoll_event){ .events = EPOLLIN, .data.u32 = 4 };
-	if (ufd < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, ufd, &ev))
-		return 2;
-	if (o.ready_file) {
-		FILE *rf = fopen(o.ready_file, "w");
-
-		if (!rf || fclose(rf)) {
-			fprintf(stderr, "syntwin-server: cannot write %s\n", o.ready_file);
-			return 2;
-		}
-	}
-	/* Start-of-run memory (soak runs compare it with the end), then a summary marked partial at
-	 * once: whatever ends this process from here on leaves one on disk. */
-	st.evictions = -1;
-	st.unclaimed_bindings = -1;
-	st.slab_start = slab_bytes("");
-	st.syn_slab_start = saved_syn_slab();
-	st.slab_end = st.syn_slab_end = -1;
-	st.partial = true;
-	if (write_summary(&o, &cc, &st, false))
-		return 2;
-
-	while ((passive_owed(&st, &o, false) || active_owed(&st, &o)) && !stop) {
-		int n = epoll_wait(ep, evs, 8, rep.lines_buffered ? FLUSH_MS : 1000);
-		time_t now = time(NULL);
-
-		for (int e = 0; e < n; e++) {
-			int i = evs[e].data.u32, fd;
-
-			if (i == 4) {
-				drain_channel(ufd, &o, &cc, &rep, &st);
-				last = now;
-				continue;
-			}
-			while ((fd = accept4(lfd[i], NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
-				one_socket(fd, i < 2 ? AF_INET : AF_INET6, i % 2 + 1, ufd, &o, &rng, &cc,
-					   &rep, &st);
-				/* Take what a Fast Open SYN carried: closing with unread data would
-				 * reset the connection under the client. */
-				while (recv(fd, drain, sizeof(drain), MSG_DONTWAIT) > 0)
-					;
-				close(fd);
-				last = now;
-				if (!passive_owed(&st, &o, false))
-					break;
-			}
-		}
-		flush_if_due(&rep, &st);
-		/* The witness's ring sends no wakeups (each would be an irq_work, costly under
-		 * TCG): it is read at every take, and here once a round, so it never fills. */
-		if (capture_drain(&cc) < 0 && !st.write_errno)
-			fprintf(stderr, "syntwin-server: reading the witness's ring failed\n");
-		if (st.write_errno)
-			break;
-		if (now - last_progress >= 3) {
-			if (checkpoint(&o, &cc, &rep, &st))
-				break;
-			last_progress = now;
-		}
-		if (generators_done && now - last >= SETTLE_S) {
-			/* what is still owed is judged from the witness's captures at the end */
-			fprintf(stderr, "syntwin-server: generators done, nothing for %d s; %llu "
-				"connections, %llu active records\n", SETTLE_S,
-				(unsigned long long)st.conns, (unsigned long long)st.active);
-			break;
-		}
-		if ((uint64_t)(now - last) >= o.idle_s) {
-			fprintf(stderr, "syntwin-server: nothing for %llu s; stopping with %llu of %llu "
-				"connections, %llu of %llu active records\n",
-				(unsigned long long)o.idle_s, (unsigned long long)st.conns,
-				(unsigned long long)o.connections, (unsigned long long)st.active,
-				(unsigned long long)o.active);
-			break;
-		}
-	}
-	return finish_run(&o, &cc, &rep, &st, ufd);
+	return rc;
 }

@@ -2,7 +2,8 @@
 /*
  * Host unit tests of the generators' seeded choices: the socket-knob matrix is reproducible from
  * the seed, differs between seeds, and the default mix reaches every knob value in 10,000
- * connections (what `syntwin run` makes).
+ * connections (what `syntwin run` makes); the socket generator's options and the count of a
+ * selection (gen/sock_gen.h).
  */
 #include <stdint.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "knobs.h"
 #include "profile.h"
 #include "rng.h"
+#include "sock_gen.h"
 
 #define N 10000
 
@@ -286,6 +288,53 @@ static void test_craft(const char *dir)
 	unlink(pc);
 }
 
+/* The socket generator's options, as syntwin-client and syntwin-server's --sockets-* give them. */
+static void test_sock_gen_opts(void)
+{
+	struct sock_gen_opts o;
+	char err[256] = "";
+	uint64_t cnt = 99;
+
+	sock_gen_opts_init(&o);
+	CHECK(o.n == 1000 && o.seed == 1 && o.parallel == 1 && !o.active && o.cookie_at == -1 &&
+	      o.test_reset == -1 && o.mix == &knob_mix_default && !strcmp(o.netns, "client"),
+	      "defaults");
+	CHECK(sock_gen_flag(&o, "active") && o.active, "--active is a flag");
+	CHECK(!sock_gen_flag(&o, "connections"), "--connections is no flag");
+	CHECK_EQ_INT(sock_gen_opt(&o, "parallel", "16", err, sizeof(err)), 1);
+	CHECK_EQ_INT((int)o.parallel, 16);
+	CHECK_EQ_INT(sock_gen_opt(&o, "parallel", "65", err, sizeof(err)), -1);
+	CHECK(strstr(err, "--parallel") != NULL, "the bad option named: %s", err);
+	CHECK_EQ_INT(sock_gen_opt(&o, "connections", "0", err, sizeof(err)), -1);
+	CHECK_EQ_INT(sock_gen_opt(&o, "mix", "plain", err, sizeof(err)), 1);
+	CHECK(o.mix == &knob_mix_plain, "--mix plain");
+	CHECK_EQ_INT(sock_gen_opt(&o, "mix", "fancy", err, sizeof(err)), 0);
+	CHECK_EQ_INT(sock_gen_opt(&o, "out", "/tmp", err, sizeof(err)), 0);
+	CHECK_EQ_INT(sock_gen_opt(&o, "test-reset", "5", err, sizeof(err)), 1);
+	CHECK_EQ_INT((int)o.test_reset, 5);
+
+	/* the syncookie phase: the last N by default, else from I on, inside the run */
+	CHECK_EQ_INT(sock_gen_opt(&o, "connections", "100", err, sizeof(err)), 1);
+	CHECK_EQ_INT(sock_gen_opt(&o, "syncookie-tail", "10", err, sizeof(err)), 1);
+	CHECK_EQ_INT(sock_gen_opts_check(&o, err, sizeof(err)), 0);
+	CHECK_EQ_INT((int)o.cookie_at, 90);
+	o.cookie_at = 91;
+	CHECK_EQ_INT(sock_gen_opts_check(&o, err, sizeof(err)), -1);
+	CHECK(!strcmp(err, "--syncookie-at 91 + --syncookie-tail 10 exceeds --connections"),
+	      "%s", err);
+
+	/* a shard's count: the indexes i % N == I of the whole sequence */
+	CHECK_EQ_INT(sock_gen_opt(&o, "connections", "10", err, sizeof(err)), 1);
+	CHECK_EQ_INT(sock_gen_opt(&o, "shard", "1/4", err, sizeof(err)), 1);
+	CHECK_EQ_INT(sock_gen_count(&o, &cnt), 0);
+	CHECK_EQ_INT((int)cnt, 3);
+	o.shard = "4/4";
+	CHECK_EQ_INT(sock_gen_count(&o, &cnt), -1);
+	o.shard = NULL;
+	CHECK_EQ_INT(sock_gen_count(&o, &cnt), 0);
+	CHECK_EQ_INT((int)cnt, 10);
+}
+
 int main(int argc, char **argv)
 {
 	test_reproducible();
@@ -294,5 +343,6 @@ int main(int argc, char **argv)
 	test_option_bytes();
 	test_profile();
 	test_craft(argc > 1 ? argv[1] : "gen/profiles");
+	test_sock_gen_opts();
 	return check_report("test_gen");
 }

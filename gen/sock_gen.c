@@ -1,0 +1,653 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The socket-knob generator (sock_gen.h): per connection, knobs from the seeded plan, a socket
+ * made in the client netns and bound (its source port known before the SYN), the label handed
+ * to the sink, a non-blocking connect(); when it finishes, the active record (the SYN-ACK its
+ * kernel saved) or the failure. Between batches of SYSCTL_BATCH connections, and at the edges
+ * of the syncookie phase, no connection is in flight while the netns sysctls change.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/tcp.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "native_read.h"
+#include "net_helpers.h"
+#include "parse_num.h"
+#include "rng.h"
+#include "sock_gen.h"
+#include "topology.h"
+
+#define SYSCTL_BATCH 64
+#define SYN_RETRIES 4		/* TCP_SYNCNT: the kernel's own give-up after 31 s */
+#define CONNECT_WAIT_MS 45000	/* past it: the generator's, for a kernel that never answers */
+#define RESET_WAIT_MS 10000	/* TEST ONLY: the wait for the server's reset */
+#define SRC_PORT_BASE TOPO_CLIENT_SPORT_BASE	/* explicit source ports: below the ephemeral range */
+
+const char sock_gen_usage[] =
+	"  --connections N --seed S --netns NAME --mix default|plain --parallel K --active\n"
+	"  --small-buffer-permille P --syncookie-tail N [--syncookie-at I] --server4 A --server6 A\n"
+	"  --rerun JSONL --shard I/N --count\n"
+	"  --test-reset I  TEST ONLY: connection #I waits for the server's reset before it is\n"
+	"                  checked (the server resets it: syntwin-server --test-reset I)\n";
+
+void sock_gen_opts_init(struct sock_gen_opts *o)
+{
+	*o = (struct sock_gen_opts){ .cookie_at = -1, .test_reset = -1, .n = 1000, .seed = 1,
+				     .small = 50, .parallel = 1, .netns = "client",
+				     .s4 = TOPO_SERVER4, .s6 = TOPO_SERVER6,
+				     .mix = &knob_mix_default };
+}
+
+bool sock_gen_flag(struct sock_gen_opts *o, const char *name)
+{
+	if (!strcmp(name, "active"))
+		o->active = true;
+	else if (!strcmp(name, "count"))
+		o->count = true;
+	else
+		return false;
+	return true;
+}
+
+static int opt_index(const char *a, const char *v, int64_t *to, char *err, size_t len)
+{
+	uint64_t at;
+	int rc = parse_u64_range(a, v, 0, 100000000, &at, err, len);
+
+	*to = (int64_t)at;
+	return rc;
+}
+
+int sock_gen_opt(struct sock_gen_opts *o, const char *name, const char *v, char *err, size_t len)
+{
+	char a[64];
+	int rc = 0;
+
+	snprintf(a, sizeof(a), "--%s", name);
+	if (!strcmp(name, "connections"))
+		rc = parse_u64_range(a, v, 1, 100000000, &o->n, err, len);
+	else if (!strcmp(name, "seed"))
+		rc = parse_u64_range(a, v, 0, UINT64_MAX, &o->seed, err, len);
+	else if (!strcmp(name, "small-buffer-permille"))
+		rc = parse_u64_range(a, v, 0, 1000, &o->small, err, len);
+	else if (!strcmp(name, "parallel"))
+		rc = parse_u64_range(a, v, 1, SOCK_GEN_MAX_PARALLEL, &o->parallel, err, len);
+	else if (!strcmp(name, "syncookie-tail"))
+		rc = parse_u64_range(a, v, 0, 100000000, &o->cookie_tail, err, len);
+	else if (!strcmp(name, "syncookie-at"))
+		rc = opt_index(a, v, &o->cookie_at, err, len);
+	else if (!strcmp(name, "test-reset"))
+		rc = opt_index(a, v, &o->test_reset, err, len);
+	else if (!strcmp(name, "mix") && (!strcmp(v, "default") || !strcmp(v, "plain")))
+		o->mix = !strcmp(v, "plain") ? &knob_mix_plain : &knob_mix_default;
+	else if (!strcmp(name, "netns"))
+		o->netns = v;
+	else if (!strcmp(name, "rerun"))
+		o->rerun = v;
+	else if (!strcmp(name, "shard"))
+		o->shard = v;
+	else if (!strcmp(name, "server4"))
+		o->s4 = v;
+	else if (!strcmp(name, "server6"))
+		o->s6 = v;
+	else
+		return 0;
+	return rc ? -1 : 1;
+}
+
+int sock_gen_opts_check(struct sock_gen_opts *o, char *err, size_t len)
+{
+	if (o->cookie_at < 0)
+		o->cookie_at = (int64_t)(o->n - (o->cookie_tail > o->n ? o->n : o->cookie_tail));
+	if ((uint64_t)o->cookie_at + o->cookie_tail <= o->n)
+		return 0;
+	snprintf(err, len, "--syncookie-at %lld + --syncookie-tail %llu exceeds --connections",
+		 (long long)o->cookie_at, (unsigned long long)o->cookie_tail);
+	return -1;
+}
+
+/* The selection of @o (--rerun, --shard) into @only. Returns 0, or -1 (printed). */
+static int load_selection(const struct sock_gen_opts *o, struct rerun_set *only)
+{
+	char err[128];
+
+	*only = (struct rerun_set){ 0 };
+	if (o->rerun && rerun_load(o->rerun, "sockets", only))
+		return -1;
+	if (o->shard && shard_parse(o->shard, only, err, sizeof(err))) {
+		fprintf(stderr, "syntwin: sockets: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+int sock_gen_count(const struct sock_gen_opts *o, uint64_t *count)
+{
+	struct rerun_set only;
+	uint64_t end;
+
+	if (load_selection(o, &only))
+		return -1;
+	/* a rerun's selection is the earlier run's indexes; a shard's is a slice of --connections */
+	end = only.from_run ? only.n : o->n;
+	*count = 0;
+	for (uint64_t j = 0; j < end; j++)
+		*count += rerun_has(&only, only.from_run ? only.idx[j] : j);
+	return 0;
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Writes @val to /proc/sys/@key in netns @nsfd, then returns to the caller's netns. */
+static int sysctl_in(struct sock_gen *g, int nsfd, const char *key, int val)
+{
+	char path[128];
+	FILE *f;
+	int rc = 0;
+
+	if (netns_set(nsfd, nsfd == g->ns_server ? "server" : g->o.netns))
+		return -1;
+	snprintf(path, sizeof(path), "/proc/sys/%s", key);
+	f = fopen(path, "we");
+	if (!f || fprintf(f, "%d\n", val) < 0 || fclose(f)) {
+		log_err("write %s", path);
+		rc = -1;
+	}
+	if (netns_set(g->ns_home, "home"))
+		rc = -1;
+	return rc;
+}
+
+/* The batch's client-netns sysctls; written only when they change. */
+static int apply_sysctls(struct sock_gen *g, const struct knobs *k)
+{
+	static const char *const keys[4] = { "net/ipv4/tcp_sack", "net/ipv4/tcp_timestamps",
+					     "net/ipv4/tcp_window_scaling", "net/ipv4/tcp_ecn" };
+	static const int defaults[4] = { 1, 1, 1, 2 };
+	int want[4] = { k->sack, k->timestamps, k->wscale, k->ecn };
+
+	for (int j = 0; j < 4; j++) {
+		int v = want[j] < 0 ? defaults[j] : want[j];
+
+		if (v != g->cur_sysctl[j] && sysctl_in(g, g->ns_client, keys[j], v))
+			return -1;
+		g->cur_sysctl[j] = v;
+	}
+	return 0;
+}
+
+static int set_int(int fd, int level, int name, int val, const char *what)
+{
+	if (setsockopt(fd, level, name, &val, sizeof(val)) == 0)
+		return 0;
+	log_err("setsockopt(%s=%d)", what, val);
+	return -1;
+}
+
+/* A free explicit source port from the seed; 0 if none is left. */
+static int pick_port(struct sock_gen *g)
+{
+	uint64_t start = rng_next(&g->rng) % SOCK_GEN_PORT_SPAN;
+
+	for (uint64_t j = 0; j < SOCK_GEN_PORT_SPAN; j++) {
+		uint64_t p = (start + j) % SOCK_GEN_PORT_SPAN;
+
+		if (!g->port_used[p]) {
+			g->port_used[p] = 1;
+			return (int)(SRC_PORT_BASE + p);
+		}
+	}
+	return 0;
+}
+
+/* The addresses of each path: the veth itself, QinQ over it, or a single 802.1Q tag. */
+static const char *client_addr(const struct knobs *k)
+{
+	static const char *const a[VLAN_KINDS][2] = { { TOPO_CLIENT4, TOPO_CLIENT6 },
+						       { TOPO_QINQ_CLIENT4, TOPO_QINQ_CLIENT6 },
+						       { TOPO_VLAN_CLIENT4, TOPO_VLAN_CLIENT6 } };
+
+	return a[k->vlan][k->family == AF_INET6];
+}
+
+static const char *server_addr(const struct knobs *k, const struct sock_gen_opts *o)
+{
+	static const char *const a[VLAN_KINDS][2] = { { NULL, NULL },
+						       { TOPO_QINQ_SERVER4, TOPO_QINQ_SERVER6 },
+						       { TOPO_VLAN_SERVER4, TOPO_VLAN_SERVER6 } };
+
+	if (!k->vlan)
+		return k->family == AF_INET6 ? o->s6 : o->s4;
+	return a[k->vlan][k->family == AF_INET6];
+}
+
+/* The per-socket knobs before bind(): MSS, buffer, TOS, TTL, IP options, IPv6 extension
+ * headers, the SYN retries, TCP_SAVE_SYN (active), the MD5 key. Returns 0 or -1 (printed). */
+static int socket_knobs(int fd, const struct knobs *k, const struct sock_gen_opts *o)
+{
+	int v6 = k->family == AF_INET6;
+	uint8_t opt[40];
+	size_t ol;
+
+	if ((k->mss && set_int(fd, IPPROTO_TCP, TCP_MAXSEG, k->mss, "TCP_MAXSEG")) ||
+	    (k->rcvbuf && set_int(fd, SOL_SOCKET, SO_RCVBUF, k->rcvbuf, "SO_RCVBUF")) ||
+	    (k->tos >= 0 && set_int(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP, v6 ? IPV6_TCLASS : IP_TOS,
+				    k->tos, "TOS")) ||
+	    (k->ttl >= 0 && set_int(fd, v6 ? IPPROTO_IPV6 : IPPROTO_IP,
+				    v6 ? IPV6_UNICAST_HOPS : IP_TTL, k->ttl, "TTL")))
+		return -1;
+	ol = knobs_ipopt_bytes(k->ipopt, opt);
+	if (ol && setsockopt(fd, IPPROTO_IP, IP_OPTIONS, opt, (socklen_t)ol)) {
+		log_err("setsockopt(IP_OPTIONS)");
+		return -1;
+	}
+	ol = k->v6ext ? knobs_v6ext_bytes(opt) : 0;
+	if (((k->v6ext & V6EXT_HOP) &&
+	     setsockopt(fd, IPPROTO_IPV6, IPV6_HOPOPTS, opt, (socklen_t)ol)) ||
+	    ((k->v6ext & V6EXT_DST) &&
+	     setsockopt(fd, IPPROTO_IPV6, IPV6_DSTOPTS, opt, (socklen_t)ol))) {
+		log_err("setsockopt(IPV6 extension header)");
+		return -1;
+	}
+	/* the kernel, not this generator, ends a handshake: SYNs at 0, 1, 3, 7 and 15 s, ETIMEDOUT at
+	 * 31 s (on a lossy wire a handshake may need the fourth retransmission) */
+	if (set_int(fd, IPPROTO_TCP, TCP_SYNCNT, SYN_RETRIES, "TCP_SYNCNT") ||
+	    (o->active && set_int(fd, IPPROTO_TCP, TCP_SAVE_SYN, k->mode, "TCP_SAVE_SYN")))
+		return -1;
+	return k->md5 ? md5_key_for(fd, k->family, v6 ? o->s6 : o->s4) : 0;
+}
+
+/* A socket of the client netns with every knob applied and bound (so its source port is known
+ * before the SYN); the caller's netns is returned to. Returns the fd, or -1 (printed). */
+static int make_socket(struct sock_gen *g, struct knobs *k)
+{
+	int v6 = k->family == AF_INET6, fd;
+	struct sockaddr_storage ss;
+	socklen_t sl;
+
+	if (netns_set(g->ns_client, g->o.netns))
+		return -1;
+	fd = socket(k->family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (netns_set(g->ns_home, "home")) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (fd < 0 || socket_knobs(fd, k, &g->o))
+		goto fail;
+	if (k->src_port)
+		k->src_port = pick_port(g);
+	/* MD5 connections come from their own address: the server's key is per peer address. */
+	sl = make_sockaddr(k->family, k->md5 ? (v6 ? TOPO_MD5_CLIENT6 : TOPO_MD5_CLIENT4) :
+					       client_addr(k), (uint16_t)k->src_port, &ss);
+	if (bind(fd, (struct sockaddr *)&ss, sl)) {
+		log_err("bind source port %d", k->src_port);
+		goto fail;
+	}
+	return fd;
+fail:
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
+
+/* A message about connection @s of @kind: its flow (the address and port its socket was bound
+ * to, and the server's), index, seed and knobs. Returns 0, or -1. */
+static int msg_of(const struct sock_gen *g, const struct sock_gen_slot *s, uint32_t kind,
+		  struct active_msg *m)
+{
+	uint8_t server[16];
+
+	memset(m, 0, offsetof(struct active_msg, native));
+	m->kind = kind;
+	m->mode = s->k.mode;
+	m->index = s->i;
+	m->seed = g->o.seed;
+	snprintf(m->knobs, sizeof(m->knobs), "%s", s->desc);
+	memcpy(m->client, s->client, sizeof(m->client));
+	m->client_port = s->client_port;
+	if (inet_pton(s->k.family, server_addr(&s->k, &g->o), server) != 1)
+		return -1;
+	inet_ntop(s->k.family, server, m->server, sizeof(m->server));
+	m->family = s->k.family;
+	m->server_port = (uint16_t)(TOPO_PORT_BASE + s->k.mode - 1);
+	snprintf(m->gen, sizeof(m->gen), "sockets");
+	return 0;
+}
+
+/* Connection @s failed with @err before a SYN-ACK was saved: the sink sets its label aside. */
+static void tell_failed(struct sock_gen *g, const struct sock_gen_slot *s, int err)
+{
+	struct active_msg m;
+
+	if (msg_of(g, s, CLIENT_FAILED, &m) == 0) {
+		m.count = (uint32_t)err;
+		if (g->sink(g->ctx, &m) == 0)
+			return;
+	}
+	g->errors++;
+	log_err("telling the server connection %llu failed", (unsigned long long)s->i);
+}
+
+/* Starts connection @s (non-blocking): 0 in flight, 1 its connect() failed (reported), -1 the
+ * generator's own error. The label goes first, with its time (CLOCK_MONOTONIC, the clock of
+ * the witness's timestamps): its kernel picks the ISN, so none is given. */
+static int start(struct sock_gen *g, struct sock_gen_slot *s)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = make_sockaddr(s->k.family, server_addr(&s->k, &g->o),
+				     (uint16_t)(TOPO_PORT_BASE + s->k.mode - 1), &ss);
+	struct active_msg m;
+	int rc;
+
+	socket_addr(s->fd, 0, s->client, &s->client_port);
+	if (msg_of(g, s, CLIENT_GEN, &m) || (m.t_ns = monotonic_ns(), g->sink(g->ctx, &m))) {
+		log_err("telling the server about connection %llu", (unsigned long long)s->i);
+		return -1;
+	}
+	if (s->k.tfo) {
+		char data[48];
+		int len = snprintf(data, sizeof(data), "syntwin-tfo-%llu", (unsigned long long)s->i);
+
+		rc = (int)sendto(s->fd, data, (size_t)len, MSG_FASTOPEN, (struct sockaddr *)&ss, sl);
+		rc = rc == len ? 0 : -1;
+	} else {
+		rc = connect(s->fd, (struct sockaddr *)&ss, sl);
+	}
+	if (rc && errno != EINPROGRESS) {
+		int err = errno;
+
+		tell_failed(g, s, err);
+		errno = err;
+		log_err("connect #%llu", (unsigned long long)s->i);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The active record of connection @s: the SYN-ACK headers its kernel saved, with the socket's
+ * cookie. @err: the connection failed after it (a reset): the record says so, and the server
+ * judges the failure against the witness. Returns 1 sent, 0 nothing saved (failed before a
+ * SYN-ACK was taken), -1 not sent.
+ */
+static int send_record(struct sock_gen *g, const struct sock_gen_slot *s, int err)
+{
+	struct active_msg m;
+	socklen_t cl = sizeof(m.cookie);
+
+	if (msg_of(g, s, ACTIVE_RECORD, &m))
+		return -1;
+	m.count = (uint32_t)err;
+	getsockopt(s->fd, SOL_SOCKET, SO_COOKIE, &m.cookie, &cl);
+	/* the small-buffer check (drawn per connection) only where the connection stands */
+	m.native_len = read_native_checked(s->fd, s->check && !err, m.native, sizeof(m.native),
+					   m.small, sizeof(m.small));
+	if (err && m.native_len <= 0)
+		return 0;
+	if (g->sink(g->ctx, &m))
+		return -1;
+	g->sent++;
+	return 1;
+}
+
+static uint64_t now_ms(void)
+{
+	return monotonic_ns() / 1000000;
+}
+
+static void free_slot(struct sock_gen_slot *s)
+{
+	close(s->fd); /* (which takes it out of the epoll set) */
+	s->fd = -1;
+	s->awaiting_reset = false;
+}
+
+/*
+ * A connect finished (writable): check it, send the active record, close. A connection that
+ * failed is reported either way: with its record when its kernel had saved a SYN-ACK (it was
+ * established, then reset), else on its own (tell_failed()).
+ */
+static void finish(struct sock_gen *g, struct sock_gen_slot *s)
+{
+	int err = 0, sent_record = 0;
+	socklen_t el = sizeof(err);
+
+	getsockopt(s->fd, SOL_SOCKET, SO_ERROR, &err, &el);
+	if (g->o.active)
+		sent_record = send_record(g, s, err);
+	if (sent_record < 0 && g->errors++ < 5)
+		log_err("sending active record #%llu", (unsigned long long)s->i);
+	if (err) {
+		g->failed++;
+		if (sent_record <= 0) /* no record carried the failure to the server */
+			tell_failed(g, s, err);
+		if (g->failed <= 5)
+			fprintf(stderr, "syntwin: connect #%llu (%s): %s%s\n", (unsigned long long)s->i,
+				s->desc, strerror(err), sent_record > 0 ? " (after its SYN-ACK)" : "");
+	} else {
+		g->made++;
+	}
+	free_slot(s);
+}
+
+void sock_gen_event(struct sock_gen *g, uint32_t tag)
+{
+	struct sock_gen_slot *s = &g->slots[tag - g->tag];
+	struct epoll_event ev = { .events = EPOLLRDHUP, .data.u32 = tag };
+
+	if (s->fd < 0)
+		return;
+	if ((int64_t)s->i == g->o.test_reset && !s->awaiting_reset) {
+		/* TEST ONLY: established; the server resets it once it has judged its child (in
+		 * this same loop): wait for that, not for writability */
+		s->awaiting_reset = true;
+		s->deadline_ms = now_ms() + RESET_WAIT_MS;
+		if (epoll_ctl(g->ep, EPOLL_CTL_MOD, s->fd, &ev) == 0)
+			return;
+		log_err("TEST RESET: epoll_ctl");
+	}
+	finish(g, s);
+}
+
+/* Slots past their wait: the kernel gave them no verdict in time (counted, not waited for). */
+static void time_out(struct sock_gen *g)
+{
+	uint64_t now = now_ms();
+
+	for (uint64_t j = 0; j < g->o.parallel; j++) {
+		struct sock_gen_slot *s = &g->slots[j];
+
+		if (s->fd < 0 || now < s->deadline_ms)
+			continue;
+		if (s->awaiting_reset) {
+			fprintf(stderr, "syntwin: TEST RESET: no reset of #%lld in %d s\n",
+				(long long)g->o.test_reset, RESET_WAIT_MS / 1000);
+			finish(g, s);
+			continue;
+		}
+		tell_failed(g, s, ETIMEDOUT);
+		if (g->failed++ < 5)
+			fprintf(stderr, "syntwin: connect #%llu timed out\n", (unsigned long long)s->i);
+		free_slot(s);
+	}
+}
+
+static int busy_slots(const struct sock_gen *g)
+{
+	int busy = 0;
+
+	for (uint64_t j = 0; j < g->o.parallel; j++)
+		busy += g->slots[j].fd >= 0;
+	return busy;
+}
+
+/* At a batch's first connection and at the syncookie phase's edges, with nothing in flight:
+ * the batch's sysctls and the server netns's syncookie mode. Returns 0 or -1. */
+static int batch_sysctls(struct sock_gen *g, uint64_t i)
+{
+	uint64_t at = (uint64_t)g->o.cookie_at, end = at + g->o.cookie_tail;
+	bool want = g->o.cookie_tail && i >= at && i < end;
+
+	knobs_pick_sysctls(&g->rng, g->o.mix, &g->k);
+	if (apply_sysctls(g, &g->k))
+		return -1;
+	if (g->cookies != want) {
+		g->cookies = want;
+		if (sysctl_in(g, g->ns_server, "net/ipv4/tcp_syncookies", want ? 2 : 1))
+			return -1;
+	}
+	return 0;
+}
+
+static bool batch_edge(const struct sock_gen *g, uint64_t i)
+{
+	uint64_t at = (uint64_t)g->o.cookie_at, end = at + g->o.cookie_tail;
+
+	return i % SYSCTL_BATCH == 0 || (g->o.cookie_tail && (i == at || i == end));
+}
+
+/* A free slot, or NULL. */
+static struct sock_gen_slot *free_slot_of(struct sock_gen *g)
+{
+	for (uint64_t j = 0; j < g->o.parallel; j++)
+		if (g->slots[j].fd < 0)
+			return &g->slots[j];
+	return NULL;
+}
+
+/* Connection @s->i: made, in flight, on @g's epoll set. Counts its failures. */
+static void launch(struct sock_gen *g, struct sock_gen_slot *s)
+{
+	struct epoll_event ev = { .events = EPOLLOUT,
+				  .data.u32 = g->tag + (uint32_t)(s - g->slots) };
+	int rc;
+
+	s->fd = make_socket(g, &s->k);
+	/* drawn here, in connection order, not when the connect completes: with --parallel K
+	 * the completions come in any order, and a rerun must draw the same */
+	s->check = g->o.active && rng_permille(&g->rng, (unsigned int)g->o.small);
+	knobs_describe(&s->k, s->desc, sizeof(s->desc));
+	rc = s->fd < 0 ? -1 : start(g, s);
+	if (!rc && epoll_ctl(g->ep, EPOLL_CTL_ADD, s->fd, &ev)) {
+		log_err("epoll_ctl connection %llu", (unsigned long long)s->i);
+		rc = -1;
+	}
+	if (!rc) {
+		s->deadline_ms = now_ms() + CONNECT_WAIT_MS;
+		return;
+	}
+	*(rc > 0 ? &g->failed : &g->errors) += 1;
+	if (s->fd >= 0)
+		free_slot(s);
+}
+
+int sock_gen_step(struct sock_gen *g)
+{
+	time_out(g);
+	while (g->next < g->o.n) {
+		uint64_t i = g->next;
+		struct sock_gen_slot *s;
+
+		if (batch_edge(g, i) && g->sysctls_at != i) {
+			if (busy_slots(g))
+				return 0; /* the batch's sysctls wait for an empty wire */
+			if (batch_sysctls(g, i))
+				return -1;
+			g->sysctls_at = i;
+		}
+		s = free_slot_of(g);
+		if (!s)
+			return 0;
+		knobs_pick(&g->rng, i, g->o.mix, &g->k);
+		g->next++;
+		if (rerun_active(&g->only) && !rerun_has(&g->only, i)) {
+			/* not selected: draw what making it would have drawn, so the rest stays equal */
+			if (g->k.src_port)
+				pick_port(g);
+			if (g->o.active)
+				rng_permille(&g->rng, (unsigned int)g->o.small);
+			continue;
+		}
+		s->i = i;
+		s->k = g->k;
+		launch(g, s);
+	}
+	return 0;
+}
+
+bool sock_gen_finished(const struct sock_gen *g)
+{
+	return g->next >= g->o.n && !busy_slots(g);
+}
+
+int sock_gen_open(struct sock_gen *g, const struct sock_gen_opts *o, sock_gen_sink sink,
+		  void *ctx, int ep, uint32_t tag)
+{
+	memset(g, 0, sizeof(*g));
+	g->o = *o;
+	g->sink = sink;
+	g->ctx = ctx;
+	g->ep = ep;
+	g->tag = tag;
+	g->rng = o->seed;
+	g->sysctls_at = UINT64_MAX;
+	g->k = (struct knobs){ .sack = -1, .timestamps = -1, .wscale = -1, .ecn = -1 };
+	for (int j = 0; j < 4; j++)
+		g->cur_sysctl[j] = -2;
+	for (int j = 0; j < SOCK_GEN_MAX_PARALLEL; j++)
+		g->slots[j].fd = -1;
+	g->ns_home = netns_here();
+	g->ns_server = open_netns("server");
+	g->ns_client = open_netns(o->netns);
+	if (g->ns_home < 0 || g->ns_server < 0 || g->ns_client < 0 || load_selection(o, &g->only))
+		return -1;
+	/* TFO: data in the SYN without a cookie (the server takes it without one too) */
+	return sysctl_in(g, g->ns_client, "net/ipv4/tcp_fastopen", 5);
+}
+
+uint64_t sock_gen_close(struct sock_gen *g)
+{
+	struct knobs dflt = { .sack = -1, .timestamps = -1, .wscale = -1, .ecn = -1 };
+
+	for (uint64_t j = 0; j < g->o.parallel; j++)
+		if (g->slots[j].fd >= 0) /* the run stopped under it */
+			free_slot(&g->slots[j]);
+	if (g->cookies && sysctl_in(g, g->ns_server, "net/ipv4/tcp_syncookies", 1))
+		g->errors++;
+	if (apply_sysctls(g, &dflt))
+		g->errors++;
+	if (g->o.active) {
+		struct active_msg m = { .kind = ACTIVE_DONE, .count = (uint32_t)g->sent };
+
+		/* A separate server may already have every record and be gone: that is fine. */
+		if (g->sink(g->ctx, &m) && errno != ECONNREFUSED)
+			log_err("sending the active summary");
+	}
+	printf("client: %llu connections made, %llu failed (each reported to the server)%s\n",
+	       (unsigned long long)g->made, (unsigned long long)g->failed,
+	       g->o.active ? ", SYN-ACK headers sent for each" : "");
+	if (g->errors)
+		fprintf(stderr, "syntwin: sockets: %llu error(s) of its own (named above)\n",
+			(unsigned long long)g->errors);
+	close(g->ns_home);
+	close(g->ns_server);
+	close(g->ns_client);
+	free(g->only.idx);
+	return g->errors;
+}
