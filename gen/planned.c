@@ -106,7 +106,10 @@ static int plan_one(enum plan_kind kind, uint64_t k, uint64_t *rng)
 		return -1;
 	n = craft_segment(&s, &f, 0x10, isn + 1, sa.seq + 1, tsval + 2, sa.has_ts ? sa.tsval : 0,
 			  pkt);
-	return dev_write(pkt, n) == (ssize_t)n ? 0 : -1;
+	if (dev_write(pkt, n) != (ssize_t)n)
+		return -1;
+	note_open(sport);
+	return 0;
 }
 
 static uint64_t now_ms(void)
@@ -332,7 +335,7 @@ int plan_run(const struct plan *p, uint64_t seed)
 	for (uint64_t i = 0; i < p->held_back + p->abandoned; i++)
 		bad += plan_passive(p, i, &rng, lfd, &t0) != 0;
 	unanswered = dup_run(p->dup_synack, &rng, &bad);
-	pump(1500, 0, 0, NULL); /* FINs of the held-back connections */
+	pump_closes(1500); /* FINs of the held-back connections */
 	printf("planned: %llu held-back SYN-ACKs (the SYN retransmitted into its request), %llu "
 	       "abandoned handshakes, %llu duplicate SYN-ACKs (%d not answered), %llu failed\n",
 	       (unsigned long long)p->held_back, (unsigned long long)p->abandoned,

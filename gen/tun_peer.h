@@ -44,6 +44,11 @@ int pump_until(int ms, bool (*want)(const struct seg *g, const void *arg), const
 	       struct seg *got);
 /* pump_until() for the SYN-ACK answering our SYN from @sport with ISN @isn (0: none awaited). */
 int pump(int ms, uint16_t sport, uint32_t isn, struct seg *synack);
+/* The handshake from our port @sport is complete: its server side will close it (FIN or RST). */
+void note_open(uint16_t sport);
+/* The end of a run: pumps until every completed handshake's close has come and its FIN is
+ * answered (no server socket left retransmitting into a device nobody reads), at most @ms. */
+void pump_closes(int ms);
 
 /* The planned handshakes (gen/planned.c). */
 struct plan {
