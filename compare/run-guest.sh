@@ -124,10 +124,18 @@ eval "$(jq -r '.generators as $g | .seeds as $s |
 [ "$rerun" = 0 ] || echo "rerun: $expect connection(s) that were not identical"
 t_attached=$(up)
 [ "$rerun" = 0 ] || [ "$expect" != 0 ] || nsockets=0 # every connection was identical before
-# The socket-knob connections are made by the server itself, in its own event loop
-# (gen/sock_gen.h), once SIGUSR1 says the crafted generators are done. The syncookie phase sits
-# in the middle: the half after it runs while the listener still counts as recently flooded,
-# where a kernel must save SYNs as usual.
+# The server makes most connections itself, in its own event loop, once SIGUSR1 says the
+# generators of other processes (the planned handshakes, a replay) are done: the crafted phase
+# (gen/crafted_gen.h: tun0, fuzzed shapes, tap0), then the socket-knob connections
+# (gen/sock_gen.h). Their syncookie phase sits in the middle: the half after it runs while the
+# listener still counts as recently flooded, where a kernel must save SYNs as usual.
+gens=
+[ "$ncrafted" = 0 ] || gens="--crafted-connections $ncrafted --crafted-seed $seed"
+[ "$nfuzz" = 0 ] || gens="$gens --fuzz-connections $nfuzz --fuzz-seed $seed_fuzz"
+[ "$ntap" = 0 ] || gens="$gens --tap-connections $ntap --tap-seed $seed_tap"
+[ -z "$gens" ] || [ "$rerun" = 0 ] || gens="$gens --crafted-rerun $out/rerun.jsonl"
+[ -z "$gens" ] || [ "$shard" = - ] || gens="$gens --crafted-shard $shard"
+[ "$rerun" = 0 ] || [ "$expect" != 0 ] || gens=
 sockets=
 if [ "$nsockets" -gt 0 ]; then
 	sockets="--sockets-connections $nsockets --sockets-seed $seed --sockets-syncookie-tail $ncookie
@@ -136,11 +144,11 @@ if [ "$nsockets" -gt 0 ]; then
 	[ "$shard" = - ] || sockets="$sockets --sockets-shard $shard"
 fi
 rm -f /tmp/server-ready /tmp/server-generated
-# shellcheck disable=SC2086 # $sockets: options and values without spaces
+# shellcheck disable=SC2086 # $gens, $sockets: options and values without spaces
 syntwin-server --out "$out" --connections "$expect" --active "$expect_active" \
 	--seed "$seed" --series-hash "$shash" --mix "$mix" --ready-file /tmp/server-ready --shard "$shard" \
 	--generated-file /tmp/server-generated --held-back "$nheld" --abandoned "$nabandoned" \
-	--dup-synack "$ndup" --netem "$netem" --netem-back "$netem_back" $sockets "$@" &
+	--dup-synack "$ndup" --netem "$netem" --netem-back "$netem_back" $gens $sockets "$@" &
 spid=$!
 i=0
 while [ ! -e /tmp/server-ready ]; do
@@ -155,21 +163,14 @@ if [ "$mix" = replay ] && [ "$expect" = 0 ]; then
 elif [ "$mix" = replay ]; then
 	# shellcheck disable=SC2086
 	syntwin-crafted --replay $out/replay.pcap $rr || crc=$?
-elif [ "$rerun" = 0 ] || [ "$expect" != 0 ]; then
-	[ $((nheld + nabandoned + ndup)) = 0 ] ||
-		syntwin-crafted --held-back "$nheld" --abandoned "$nabandoned" --dup-synack "$ndup" \
-			--seed "$seed_planned" || crc=$?
-	# shellcheck disable=SC2086
-	[ "$ncrafted" = 0 ] || syntwin-crafted --connections "$ncrafted" --seed "$seed" $rr || crc=$?
-	# shellcheck disable=SC2086
-	[ "$nfuzz" = 0 ] || syntwin-crafted --fuzz --connections "$nfuzz" --seed "$seed_fuzz" $rr || crc=$?
-	# shellcheck disable=SC2086
-	[ "$ntap" = 0 ] || syntwin-crafted --tap --dev tap0 --connections "$ntap" --seed "$seed_tap" $rr || crc=$?
+elif { [ "$rerun" = 0 ] || [ "$expect" != 0 ]; } && [ $((nheld + nabandoned + ndup)) != 0 ]; then
+	syntwin-crafted --held-back "$nheld" --abandoned "$nabandoned" --dup-synack "$ndup" \
+		--seed "$seed_planned" || crc=$?
 fi
 [ "$nsockets" = 0 ] ||
 	echo "client: $nsockets connections, $ncookie of them from number $cookie_at on with syncookies forced${active:+; active direction checked}"
-# the crafted generators are done: the server makes the socket connections, then stops waiting
-# for what cannot come (SETTLE_S of quiet)
+# the other processes' generators are done: the server makes the crafted and socket
+# connections, then stops waiting for what cannot come (SETTLE_S of quiet)
 kill -USR1 $spid 2>/dev/null || true # (the server may have everything and be gone)
 src=0
 wait $spid || src=$?

@@ -49,7 +49,7 @@
 #include "slabinfo.h"
 #include "topology.h"
 #include "saved_syn_mem.h"
-#include "sock_gen.h"
+#include "generators.h"
 #include "which_copy.h"
 
 #define PORT_BASE TOPO_PORT_BASE
@@ -69,6 +69,7 @@ struct opts {
 	uint64_t held_back, abandoned, dup_synack; /* planned handshakes (gen/planned.c) */
 	bool sockets;			/* the socket generator runs in this loop (--sockets-*) */
 	struct sock_gen_opts gen;	/* ... with these options */
+	struct crafted_opts crafted;	/* the crafted phase's (--crafted-*, --fuzz-*, --tap-*) */
 };
 
 /* The generators a record can name; the last one is for records no generator named. */
@@ -145,10 +146,14 @@ static const char usage[] =
 	"                      [--test-fault kill-server|panic --test-fault-after N]\n"
 	"                      [--p0f-db FILE] [--shard I/N] [--netem SPEC] [--netem-back SPEC]\n"
 	"                      [--sockets-connections N [--sockets-OPTION V...]]\n"
+	"                      [--crafted-connections N --crafted-seed S] [--fuzz-connections N\n"
+	"                      --fuzz-seed S] [--tap-connections N --tap-seed S]\n"
+	"                      [--crafted-profiles DIR] [--crafted-rerun JSONL] [--crafted-shard I/N]\n"
 	"                      [--generated-file F]\n"
 	"  --generated-file F  written when every generator is done: the uptime then (timing)\n"
-	"  --sockets-OPTION  the socket-knob generator (gen/sock_gen.h), run in this process once\n"
-	"                    SIGUSR1 says the other generators are done; OPTION is one of\n"
+	"  --crafted-*, --fuzz-*, --tap-*  the crafted phase (gen/crafted_gen.h), run in this\n"
+	"                    process once SIGUSR1 says the other processes' generators are done\n"
+	"  --sockets-OPTION  then the socket-knob generator (gen/sock_gen.h); OPTION is one of\n"
 	"                    syntwin-client's (its --active and --test-reset are this server's)\n"
 	"  --hex-all         both byte strings in every JSONL record, not only differing ones\n"
 	"  --active N        also expect N active-direction records from syntwin-client\n"
@@ -165,17 +170,20 @@ static const char usage[] =
 	"                    the guest (sysrq), at that exact point\n";
 
 /*
- * Option @a (--sockets-NAME, value @v or NULL) of the socket generator. Returns 1 taken (2 with
+ * Option @a (value @v or NULL) of a generator this server runs: --sockets-NAME (the socket
+ * generator's), --crafted-*, --fuzz-*, --tap-* (the crafted phase's). Returns 1 taken (2 with
  * its value), 0 not one, -1 bad (printed).
  */
-static int parse_sockets(struct opts *o, const char *a, const char *v)
+static int parse_generators(struct opts *o, const char *a, const char *v)
 {
 	const char *name = a + strlen("--sockets-");
 	char err[256];
 	int rc;
 
-	if (strncmp(a, "--sockets-", strlen("--sockets-")))
-		return 0;
+	if (strncmp(a, "--sockets-", strlen("--sockets-"))) {
+		rc = v && !strncmp(a, "--", 2) ? crafted_opt(&o->crafted, a + 2, v) : 0;
+		return rc > 0 ? 2 : rc;
+	}
 	if (sock_gen_flag(&o->gen, name))
 		return 1;
 	rc = v ? sock_gen_opt(&o->gen, name, v, err, sizeof(err)) : 0;
@@ -227,7 +235,7 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->test_corrupt_covered = true;
 			continue;
 		}
-		rc = parse_sockets(o, a, v);
+		rc = parse_generators(o, a, v);
 		if (rc < 0)
 			return -1;
 		if (rc) {
@@ -1865,62 +1873,29 @@ static void note_generated(const struct opts *o)
 		log_err("write %s", o->generated_file);
 }
 
-/* The epoll tags: listeners 0-3, the channel, then the socket generator's slots. */
+/* The epoll tags: listeners 0-3, the channel, then the generators' (generators.h). */
 #define TAG_CHANNEL 4
-#define TAG_SOCKETS 16
 
-static struct sock_gen sockets; /* the in-process socket generator (its port table is big) */
-enum gen_state { GEN_WAITING, GEN_RUNNING, GEN_DONE };
+static struct generators gens; /* this process's own generators (the socket one's ports: big) */
 
 /* The event loop's state. */
 struct loop {
 	int ep, lfd[4], ufd;
-	enum gen_state gs;	/* the socket generator's */
-	uint64_t gen_errors;	/* its own errors: they fail the run */
-	bool noted;		/* note_generated() done */
+	bool noted;		/* every generator is done: note_generated() done */
 	uint64_t rng;
 	time_t last, last_progress;
 	struct run_ctx ctx;
 };
 
-/* The socket generator has finished (or stopped, or never ran): closed, and its end noted. */
-static void sockets_done(struct loop *L)
+/* The server's own generators' turn in a round: they start once SIGUSR1 says the other
+ * processes' generators are done; once the last has finished, that time is noted. */
+static void generators_turn(struct loop *L)
 {
-	if (L->gs == GEN_RUNNING) {
-		L->gen_errors += sock_gen_close(&sockets);
+	if (generators_round(&gens, generators_done) && !L->noted) {
 		L->last = time(NULL);
-	}
-	L->gs = GEN_DONE;
-	if (generators_done && !L->noted) {
 		note_generated(L->ctx.o);
 		L->noted = true;
 	}
-}
-
-/* The socket generator's turn in a round: it starts once the other generators are done
- * (SIGUSR1), then starts whatever may start, and is closed once it has finished. */
-static void sockets_round(struct loop *L)
-{
-	if (L->gs == GEN_DONE) {
-		sockets_done(L);
-		return;
-	}
-	if (L->gs == GEN_WAITING && generators_done) {
-		if (sock_gen_open(&sockets, &L->ctx.o->gen, to_server, &L->ctx, L->ep,
-				  TAG_SOCKETS)) {
-			fprintf(stderr, "syntwin-server: the socket generator could not start\n");
-			L->gen_errors++;
-			L->gs = GEN_DONE;
-			return;
-		}
-		L->gs = GEN_RUNNING;
-	}
-	if (L->gs != GEN_RUNNING)
-		return;
-	if (sock_gen_step(&sockets))
-		L->gen_errors++;
-	if (L->gen_errors || sock_gen_finished(&sockets))
-		sockets_done(L);
 }
 
 /* Every child waiting on listener @i: compared, its Fast Open data taken, closed. */
@@ -1952,8 +1927,8 @@ static void poll_round(struct loop *L)
 	for (int e = 0; e < n; e++) {
 		uint32_t tag = evs[e].data.u32;
 
-		if (tag >= TAG_SOCKETS)
-			sock_gen_event(&sockets, tag);
+		if (tag >= GEN_TAG_CRAFTED)
+			generators_event(&gens, tag);
 		else if (tag == TAG_CHANNEL)
 			drain_channel(L->ufd, L->ctx.o, L->ctx.cc, L->ctx.rep, L->ctx.st);
 		else
@@ -1969,7 +1944,7 @@ static bool loop_ends(struct loop *L, time_t now)
 	const struct opts *o = L->ctx.o;
 	struct stats *st = L->ctx.st;
 
-	if (generators_done && L->gs == GEN_DONE && now - L->last >= SETTLE_S) {
+	if (L->noted && now - L->last >= SETTLE_S) {
 		/* what is still owed is judged from the witness's captures at the end */
 		fprintf(stderr, "syntwin-server: generators done, nothing for %d s; %llu "
 			"connections, %llu active records\n", SETTLE_S,
@@ -1995,7 +1970,7 @@ static void serve(struct loop *L)
 	while ((passive_owed(st, o, false) || active_owed(st, o)) && !stop) {
 		time_t now;
 
-		sockets_round(L);
+		generators_turn(L);
 		poll_round(L);
 		now = time(NULL);
 		flush_if_due(L->ctx.rep, st);
@@ -2013,8 +1988,6 @@ static void serve(struct loop *L)
 		if (loop_ends(L, now))
 			break;
 	}
-	if (L->gs == GEN_RUNNING) /* (everything owed came, or the run stopped) */
-		sockets_done(L);
 }
 
 /* The run's start: the witness, the results, the listeners and the channel, the ready file,
@@ -2075,6 +2048,7 @@ int main(int argc, char **argv)
 	struct opts o;
 	struct loop L = { .ufd = -1 };
 	char err[2048];
+	uint64_t gen_errors;
 	int rc;
 
 	if (parse(argc, argv, &o))
@@ -2094,12 +2068,14 @@ int main(int argc, char **argv)
 	if (setup(&L, &o, &cc, &rep, &st))
 		return 2;
 	L.ctx = (struct run_ctx){ &o, &cc, &rep, &st };
-	L.gs = o.sockets ? GEN_WAITING : GEN_DONE;
+	generators_init(&gens, &o.crafted, o.sockets ? &o.gen : NULL, to_server, &L.ctx, L.ep);
 	L.rng = o.seed;
 	L.last = L.last_progress = time(NULL);
 	serve(&L);
+	/* (everything owed came, or the run stopped: a generator still going is closed) */
+	gen_errors = generators_close(&gens);
 	rc = finish_run(&o, &cc, &rep, &st, L.ufd);
-	if (L.gen_errors && rc == 0) {
+	if (gen_errors && rc == 0) {
 		fprintf(stderr, "syntwin: a traffic generator failed (named above)\n");
 		rc = 1;
 	}

@@ -16,6 +16,10 @@
 #include "profile.h"
 
 extern int tun, ufd;		/* the tun (or tap) device; the channel to the server */
+extern int tap_mode;		/* tun is a tap: frames carry an Ethernet header */
+/* Where labels go: this sink when set (the peer inside syntwin-server), else the channel. */
+extern int (*peer_sink)(void *ctx, const struct active_msg *m);
+extern void *peer_sink_ctx;
 extern uint64_t run_seed;	/* this run's --seed, sent with each label */
 extern uint32_t port_tsval[65536]; /* each flow's last TSval, by the peer's port (PAWS) */
 /* the peer's and the guest's addresses on tun0 or tap0 (common/topology.h), set in main */
@@ -30,6 +34,11 @@ struct seg {
 	bool has_ts;
 };
 
+/* The addresses of tun0 (or with @tap, tap0) and their peer's. Returns 0, or -1 (printed). */
+int peer_addresses(int tap);
+/* Attaches to the persistent device @dev (tap_mode: a tap), non-blocking; for a tap also reads
+ * its MAC. Returns the fd, or -1 (printed). */
+int open_tun(const char *dev);
 /* Writes an IP packet to the device (framed for tap). Returns its length, or -1. */
 ssize_t dev_write(const uint8_t *pkt, size_t len);
 /* The flow of shape @s from the peer's port @sport to the guest's @dport. */
@@ -38,14 +47,55 @@ struct flow flow_of(const struct syn_shape *s, uint16_t sport, uint16_t dport);
  * the SYN, CLIENT_GAVE_UP when no SYN-ACK came); @m carries gen, knobs, index. 0 or -1. */
 int tell_flow(int kind, int family, uint16_t sport, uint16_t dport, uint32_t isn,
 	      struct active_msg *m);
+/* The label of a crafted (@fuzz: fuzzed) SYN of shape @s, index @i, before it is written. */
+int tell_shape(const struct syn_shape *s, bool fuzz, uint16_t sport, uint16_t dport, uint32_t isn,
+	       uint64_t i);
+/* The SYN's own timestamp value (0 if none; the last one if several, as the kernel keeps). */
+uint32_t shape_tsval(const struct syn_shape *s);
+/* Reads what the device has now, answering FINs with RST+ACK; 1 when a segment @want accepts
+ * came (in *@got; the rest stays unread), else 0. */
+int pump_ready(bool (*want)(const struct seg *g, const void *arg), const void *arg,
+	       struct seg *got);
 /* Reads the device for up to @ms, answering FINs with RST+ACK; 1 when a segment @want accepts
  * came (in *@got), else 0. @want NULL: just read for @ms. */
 int pump_until(int ms, bool (*want)(const struct seg *g, const void *arg), const void *arg,
 	       struct seg *got);
+/* The SYN-ACK answering our SYN from @sport with ISN @isn (is_synack_of()'s @arg). */
+struct synack_of {
+	uint16_t sport;
+	uint32_t isn;
+};
+bool is_synack_of(const struct seg *g, const void *arg);
 /* pump_until() for the SYN-ACK answering our SYN from @sport with ISN @isn (0: none awaited). */
 int pump(int ms, uint16_t sport, uint32_t isn, struct seg *synack);
+
+/* One SYN to write: its bytes (already addressed, checksums right or wrong on purpose), flow,
+ * ISN and TSval; @expect_drop: no answer is awaited; @rexmit_of: the shape whose copies follow
+ * it (rexmit=N), in @rexmit_flow. */
+struct syn_out {
+	const uint8_t *pkt;
+	size_t len;
+	int family;
+	uint16_t sport, dport;
+	uint32_t isn, tsval;
+	const char *name;
+	bool expect_drop;
+	const struct syn_shape *rexmit_of;
+	const struct flow *rexmit_flow;
+};
+/* Writes the SYN (and its copies). Returns 0 or -1. */
+int syn_write(const struct syn_out *o);
+/* No SYN-ACK came: said (the first five), and the server told (CLIENT_GAVE_UP). */
+void syn_gave_up(const struct syn_out *o);
+/* The SYN-ACK @sa came: the final ACK written. Returns 0 or -1. */
+int syn_answer(const struct syn_out *o, const struct seg *sa);
+/* syn_write(), then (unless expect_drop) up to 3 s for the SYN-ACK and the ACK: 0 as expected,
+ * 1 no SYN-ACK came (the server was told), -1 a local error. */
+int one_syn(const struct syn_out *o);
 /* The handshake from our port @sport is complete: its server side will close it (FIN or RST). */
 void note_open(uint16_t sport);
+/* Completed handshakes whose server side has not closed yet. */
+uint64_t peer_open_count(void);
 /* The end of a run: pumps until every completed handshake's close has come and its FIN is
  * answered (no server socket left retransmitting into a device nobody reads), at most @ms. */
 void pump_closes(int ms);

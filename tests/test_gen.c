@@ -3,7 +3,7 @@
  * Host unit tests of the generators' seeded choices: the socket-knob matrix is reproducible from
  * the seed, differs between seeds, and the default mix reaches every knob value in 10,000
  * connections (what `syntwin run` makes); the socket generator's options and the count of a
- * selection (gen/sock_gen.h).
+ * selection (gen/sock_gen.h); the crafted sequence (gen/walk.h).
  */
 #include <stdint.h>
 #include <string.h>
@@ -20,6 +20,8 @@
 #include "profile.h"
 #include "rng.h"
 #include "sock_gen.h"
+#include "topology.h"
+#include "walk.h"
 
 #define N 10000
 
@@ -335,6 +337,56 @@ static void test_sock_gen_opts(void)
 	CHECK_EQ_INT((int)cnt, 10);
 }
 
+/* The crafted sequence: good shapes round robin for N connections, each must-drop shape once in
+ * its turn, a shard's selection marked, the ports and ISNs from the seed alone. */
+static void test_walk(void)
+{
+	static struct shape_set set;
+	struct rerun_set all = { 0 }, shard = { 0 };
+	struct walk w;
+	struct walk_syn ws;
+	char got[128] = "", err[64];
+	uint32_t isn1[8];
+	int k = 0;
+
+	set.n = 3;
+	for (int i = 0; i < 3; i++)
+		snprintf(set.shapes[i].name, sizeof(set.shapes[i].name), "t/%c", 'a' + i);
+	set.shapes[1].bad = 1;
+	walk_init(&w, &set, 5, 7, false, &all);
+	while (walk_next(&w, &ws)) {
+		char one[80];
+
+		snprintf(one, sizeof(one), "%.8s@%llu%s ", ws.s.name + 2, (unsigned long long)ws.index,
+			 ws.selected ? "" : "-");
+		strcat(got, one);
+		CHECK(ws.sport == TOPO_CRAFTED_SPORT_BASE + ws.index, "port of #%llu",
+		      (unsigned long long)ws.index);
+		CHECK(ws.dport == TOPO_PORT_BASE + ws.index % 2, "listener of #%llu",
+		      (unsigned long long)ws.index);
+		if (k < 8)
+			isn1[k++] = ws.isn;
+	}
+	/* 5 good connections (a, c in turn) and the must-drop b once, at its first turn */
+	CHECK(!strcmp(got, "a@0 b@1 c@2 a@3 c@5 a@6 "), "sequence: %s", got);
+	CHECK_EQ_INT(k, 6);
+	/* a shard walks the same sequence (same ISNs), marking what it makes */
+	CHECK_EQ_INT(shard_parse("1/2", &shard, err, sizeof(err)), 0);
+	walk_init(&w, &set, 5, 7, false, &shard);
+	got[0] = 0;
+	k = 0;
+	while (walk_next(&w, &ws)) {
+		char one[80];
+
+		snprintf(one, sizeof(one), "%.8s@%llu%s ", ws.s.name + 2, (unsigned long long)ws.index,
+			 ws.selected ? "" : "-");
+		strcat(got, one);
+		CHECK(ws.isn == isn1[k++], "ISN of #%llu differs in the shard",
+		      (unsigned long long)ws.index);
+	}
+	CHECK(!strcmp(got, "a@0- b@1 c@2- a@3 c@5 a@6- "), "shard 1/2: %s", got);
+}
+
 int main(int argc, char **argv)
 {
 	test_reproducible();
@@ -344,5 +396,6 @@ int main(int argc, char **argv)
 	test_profile();
 	test_craft(argc > 1 ? argv[1] : "gen/profiles");
 	test_sock_gen_opts();
+	test_walk();
 	return check_report("test_gen");
 }

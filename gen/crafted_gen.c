@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The crafted phase in syntwin-server's event loop (crafted_gen.h). Each run: the device
+ * opened, the walk's selected SYNs written one at a time (a must-drop one and the next at
+ * once; a good one waits up to 3 s for its SYN-ACK, then the ACK), the closes of its
+ * connections awaited (at most 1.5 s), its line printed, the device closed; then the next run.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "crafted_gen.h"
+#include "net_helpers.h"
+#include "parse_num.h"
+
+#define SYNACK_WAIT_MS 3000
+#define CLOSES_WAIT_MS 1500
+
+static const char *const kind_names[CRAFTED_KINDS] = { "crafted", "fuzz", "tap" };
+/* the generator names an earlier run's records carry, for --rerun */
+static const char *const rerun_gens[CRAFTED_KINDS] = { "crafted,rejected", "fuzz",
+							"crafted-tap,rejected" };
+static struct shape_set shapes; /* the profiles, loaded once */
+
+int crafted_opt(struct crafted_opts *o, const char *name, const char *v)
+{
+	char a[64], err[256];
+
+	snprintf(a, sizeof(a), "--%s", name);
+	for (int k = 0; k < CRAFTED_KINDS; k++) {
+		char want[32];
+		uint64_t *to = NULL;
+
+		snprintf(want, sizeof(want), "%s-connections", kind_names[k]);
+		if (!strcmp(name, want))
+			to = &o->n[k];
+		snprintf(want, sizeof(want), "%s-seed", kind_names[k]);
+		if (!strcmp(name, want))
+			to = &o->seed[k];
+		if (!to)
+			continue;
+		if (parse_u64_range(a, v, 0, to == &o->n[k] ? 1000000 : UINT64_MAX, to, err,
+				    sizeof(err)) == 0)
+			return 1;
+		fprintf(stderr, "syntwin-server: %s\n", err);
+		return -1;
+	}
+	if (!strcmp(name, "crafted-profiles"))
+		o->profiles = v;
+	else if (!strcmp(name, "crafted-rerun"))
+		o->rerun = v;
+	else if (!strcmp(name, "crafted-shard"))
+		o->shard = v;
+	else
+		return 0;
+	return 1;
+}
+
+bool crafted_any(const struct crafted_opts *o)
+{
+	return o->n[CRAFTED_TUN] || o->n[CRAFTED_FUZZ] || o->n[CRAFTED_TAP];
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+int crafted_gen_open(struct crafted_gen *g, const struct crafted_opts *o,
+		     int (*sink)(void *ctx, const struct active_msg *m), void *ctx, int ep,
+		     uint32_t tag)
+{
+	memset(g, 0, sizeof(*g));
+	g->o = *o;
+	g->ep = ep;
+	g->tag = tag;
+	peer_sink = sink;
+	peer_sink_ctx = ctx;
+	return walk_load_profiles(o->profiles ? o->profiles : "/src/gen/profiles", &shapes);
+}
+
+/* The selection of run @k (--rerun, --shard) into g->only. Returns 0 or -1 (printed). */
+static int load_selection(struct crafted_gen *g, int k)
+{
+	char err[128];
+
+	free(g->only.idx);
+	g->only = (struct rerun_set){ 0 };
+	if (g->o.rerun && rerun_load(g->o.rerun, rerun_gens[k], &g->only))
+		return -1;
+	if (g->o.shard && shard_parse(g->o.shard, &g->only, err, sizeof(err))) {
+		fprintf(stderr, "syntwin-server: crafted: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Run g->kind begins: its device opened and on the loop, its walk from its seed. */
+static int start_run(struct crafted_gen *g)
+{
+	int k = g->kind;
+	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = g->tag };
+
+	tap_mode = k == CRAFTED_TAP;
+	run_seed = g->o.seed[k];
+	if (load_selection(g, k) || peer_addresses(tap_mode))
+		return -1;
+	tun = open_tun(tap_mode ? "tap0" : "tun0");
+	if (tun < 0)
+		return -1;
+	if (epoll_ctl(g->ep, EPOLL_CTL_ADD, tun, &ev)) {
+		log_err("epoll_ctl %s", tap_mode ? "tap0" : "tun0");
+		return -1;
+	}
+	walk_init(&g->w, &shapes, g->o.n[k], g->o.seed[k], k == CRAFTED_FUZZ, &g->only);
+	g->made = g->failed = g->rejected_sent = 0;
+	g->running = true;
+	return 0;
+}
+
+/* Run g->kind is over: its line, its device closed; the next run asked for is due. */
+static void end_run(struct crafted_gen *g)
+{
+	int k = g->kind;
+
+	printf("%s: %llu connections from %zu %sshapes, %llu SYNs the kernel must drop, %llu "
+	       "failed\n", k == CRAFTED_FUZZ ? "fuzz" : "crafted", (unsigned long long)g->made,
+	       shapes.n, k == CRAFTED_FUZZ ? "fuzzed profile " : "",
+	       (unsigned long long)g->rejected_sent, (unsigned long long)g->failed);
+	fflush(stdout);
+	g->errors += g->failed;
+	close(tun); /* (which takes it off the loop) */
+	tun = -1;
+	g->running = g->waiting = g->closing = false;
+	while (++g->kind < CRAFTED_KINDS && !g->o.n[g->kind])
+		;
+}
+
+/* The walk's next selected SYN written: true if one is awaiting its SYN-ACK, false at the
+ * walk's end. Must-drop SYNs are written and passed at once. */
+static bool send_next(struct crafted_gen *g)
+{
+	bool fuzz = g->kind == CRAFTED_FUZZ;
+
+	while (walk_next(&g->w, &g->syn)) {
+		const struct syn_shape *s = &g->syn.s;
+
+		if (!g->syn.selected)
+			continue; /* walked past as the whole run does, its draws made */
+		g->flow = flow_of(s, g->syn.sport, g->syn.dport);
+		g->out = (struct syn_out){ .pkt = g->pkt, .len = craft_syn(s, &g->flow, g->syn.isn,
+									    g->pkt),
+					   .family = s->family, .sport = g->syn.sport,
+					   .dport = g->syn.dport, .isn = g->syn.isn,
+					   .tsval = shape_tsval(s), .name = s->name,
+					   .expect_drop = s->bad,
+					   .rexmit_of = s->rexmit ? s : NULL,
+					   .rexmit_flow = &g->flow };
+		if (tell_shape(s, fuzz, g->syn.sport, g->syn.dport, g->syn.isn, g->syn.index) ||
+		    syn_write(&g->out)) {
+			log_err("crafted: %s", s->name);
+			g->failed++;
+			continue;
+		}
+		if (s->bad) {
+			g->rejected_sent++;
+			continue;
+		}
+		g->waiting = true;
+		g->deadline_ms = now_ms() + SYNACK_WAIT_MS;
+		return true;
+	}
+	return false;
+}
+
+void crafted_gen_step(struct crafted_gen *g)
+{
+	while (g->kind < CRAFTED_KINDS) {
+		if (!g->o.n[g->kind]) {
+			g->kind++;
+			continue;
+		}
+		if (!g->running && start_run(g)) {
+			g->errors++;
+			g->kind = CRAFTED_KINDS;
+			return;
+		}
+		if (g->waiting) {
+			if (now_ms() < g->deadline_ms)
+				return;
+			syn_gave_up(&g->out); /* the server judges that SYN now */
+			g->failed++;
+			g->waiting = false;
+		}
+		if (g->closing) {
+			if (peer_open_count() && now_ms() < g->deadline_ms)
+				return;
+			end_run(g);
+			continue;
+		}
+		if (send_next(g))
+			return;
+		g->closing = true; /* the last connections' FINs */
+		g->deadline_ms = now_ms() + CLOSES_WAIT_MS;
+	}
+}
+
+void crafted_gen_event(struct crafted_gen *g)
+{
+	struct synack_of w = { g->out.sport, g->out.isn };
+	struct seg sa;
+
+	if (!g->running)
+		return;
+	if (!g->waiting) {
+		pump_ready(NULL, NULL, &sa); /* FINs answered, closes counted */
+		return;
+	}
+	if (!pump_ready(is_synack_of, &w, &sa))
+		return;
+	g->waiting = false;
+	if (syn_answer(&g->out, &sa))
+		g->failed++;
+	else
+		g->made++;
+}
+
+bool crafted_gen_finished(const struct crafted_gen *g)
+{
+	return g->kind >= CRAFTED_KINDS;
+}
+
+uint64_t crafted_gen_close(struct crafted_gen *g)
+{
+	if (g->running) {
+		fprintf(stderr, "syntwin-server: the crafted phase was cut short (%s)\n",
+			kind_names[g->kind]);
+		end_run(g);
+	}
+	free(g->only.idx);
+	g->only.idx = NULL;
+	peer_sink = NULL;
+	return g->errors;
+}

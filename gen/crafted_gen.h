@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The crafted phase as a module of syntwin-server's event loop: the tun peer (tun_peer.h) on
+ * tun0, then fuzzed shapes on tun0, then profile shapes as Ethernet frames on tap0, each run
+ * the walk syntwin-crafted makes (walk.h), one SYN in flight at a time. The device is an fd of
+ * the loop; labels and give-ups go to the server's handler in memory (peer_sink). The planned
+ * handshakes and replays stay in syntwin-crafted (their waits are blocking by design).
+ *
+ * The loop's part: crafted_gen_step() every round (it starts what may start, and times out),
+ * crafted_gen_event() when the device (epoll data.u32 = the tag given) is readable.
+ */
+#ifndef SYNTWIN_CRAFTED_GEN_H
+#define SYNTWIN_CRAFTED_GEN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "client_msg.h"
+#include "craft.h"
+#include "rerun.h"
+#include "tun_peer.h"
+#include "walk.h"
+
+enum crafted_kind { CRAFTED_TUN, CRAFTED_FUZZ, CRAFTED_TAP, CRAFTED_KINDS };
+
+struct crafted_opts {
+	uint64_t n[CRAFTED_KINDS], seed[CRAFTED_KINDS];	/* 0 connections: the run is left out */
+	const char *profiles;	/* the *.syn directory */
+	const char *rerun;	/* an earlier run's records: only what was not identical */
+	const char *shard;	/* "I/N": only the indexes i % N == I */
+};
+
+struct crafted_gen {
+	struct crafted_opts o;
+	int ep;
+	uint32_t tag;
+	int kind;		/* the run under way; CRAFTED_KINDS: all done */
+	bool running, waiting, closing;
+	uint64_t deadline_ms;	/* the SYN-ACK's, or the closes' */
+	struct walk w;
+	struct walk_syn syn;
+	struct flow flow;
+	uint8_t pkt[CRAFT_MAX];
+	struct syn_out out;
+	struct rerun_set only;
+	uint64_t made, failed, rejected_sent;	/* this run's */
+	uint64_t errors;	/* every run's failures: they fail the generator */
+};
+
+/* The options of kind @k as syntwin-server takes them: --crafted-connections N, ... Returns 1
+ * taken, 0 not one, -1 bad (printed). @name is without "--". */
+int crafted_opt(struct crafted_opts *o, const char *name, const char *val);
+/* Is any run asked for? */
+bool crafted_any(const struct crafted_opts *o);
+/* Ready (the profiles loaded; labels to @sink); the device joins @ep with data.u32 @tag. */
+int crafted_gen_open(struct crafted_gen *g, const struct crafted_opts *o,
+		     int (*sink)(void *ctx, const struct active_msg *m), void *ctx, int ep,
+		     uint32_t tag);
+void crafted_gen_step(struct crafted_gen *g);
+void crafted_gen_event(struct crafted_gen *g);
+bool crafted_gen_finished(const struct crafted_gen *g);
+/* The end (the device closed if a run was cut short). Returns the failures of every run. */
+uint64_t crafted_gen_close(struct crafted_gen *g);
+
+#endif
