@@ -1,11 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Guest side of `syntwin run`: topology, witness, server, then the client's connections: most
-# with the kernel in its normal mode, 1% in the middle with syncookies forced
-# (net.ipv4.tcp_syncookies=2 in the server netns), which keep no saved SYN. Results go to /mnt/share (the host's --out directory).
-# On a kernel that saves SYN-ACK headers for active opens (kernel-series/VER/0002, seen as the
-# TCPSynAckSaved counter), every client socket also checks the active direction: the witness
-# watches c0 too, and the client sends each saved SYN-ACK to the server for comparison.
+# Guest side of `syntwin run`, the glue only: topology, the wire's faults, the witness, the
+# server netns's sysctls, then syntwin-server, the run's driver (compare/driver.c), which plans
+# the run, makes the connections and judges them. Results go to /mnt/share (the host's --out
+# directory). On a kernel that saves SYN-ACK headers for active opens (kernel-series/VER/0002,
+# seen as the TCPSynAckSaved counter), every socket connection also checks the active
+# direction: the witness watches c0 too.
 # usage: run-guest.sh CONNECTIONS SEED SERIES_HASH ENTRIES MIX PARALLEL RERUN SHARD
 #                     [--netem SPEC] [--netem-back SPEC] [SERVER ARGS...]
 # RERUN 1: rerun.jsonl in the share is an earlier run's records (same CONNECTIONS, SEED, MIX);
@@ -26,7 +26,7 @@ since() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 t_start=$(up)
 n=$1 seed=$2 shash=$3 entries=$4 mix=$5 parallel=$6 rerun=$7 shard=$8
 shift 8
-splat= netem= netem_back=
+splat='' netem='' netem_back=''
 # this script's own options first (netem's), then the server's
 while [ $# -ge 2 ]; do
 	case $1 in
@@ -44,10 +44,9 @@ if [ "${1:-}" = --test-fault ]; then
 	*) echo "syntwin: --test-fault '$2' is not panic, kill-server, splat or reset" >&2; exit 2 ;;
 	esac
 fi
-# rr: the generators' selection, an earlier run's or a shard's (gen/rerun.h)
-rr=
-[ "$rerun" = 0 ] || rr="--rerun $out/rerun.jsonl"
-[ "$shard" = - ] || rr="--shard $shard"
+# an earlier run's records: only the connections that were not identical there (gen/rerun.h)
+rerun_file=
+[ "$rerun" = 0 ] || rerun_file=$out/rerun.jsonl
 /src/compare/topology.sh up
 # Faults on the wire: tc's netem as the root qdisc of c0 (client -> server) and of s0 (server ->
 # client). The witness's tc ingress on s0 sees what netem let through; a SPEC tc refuses is a
@@ -60,7 +59,7 @@ rr=
 	{ echo "syntwin: --netem-back '$netem_back': tc refused it (a setup error)" >&2; exit 2; }
 # However this ends, the guest is left as it was (so a test can run it twice in one boot).
 trap 'syntwin-loader detach >/dev/null 2>&1; /src/compare/topology.sh down >/dev/null 2>&1' EXIT
-active= cdev=
+active='' cdev=''
 if grep -q TCPSynAckSaved /proc/net/netstat; then
 	active=--active cdev="--dev c0@client"
 fi
@@ -81,107 +80,34 @@ syntwin-loader attach --netns server --dev s0 --dev tun0 --dev tap0 $cdev --cgro
 #   one (TFO 0x202).
 ip netns exec server sh -c "echo $((4 * n + 4096)) > /proc/sys/net/ipv4/tcp_max_tw_buckets &&
 	echo 1 > /proc/sys/net/ipv4/tcp_synack_retries && echo 514 > /proc/sys/net/ipv4/tcp_fastopen"
-# The plan (compare/plan.c, written to plan.json before anything runs): how many connections
-# each generator makes with which seed, and what the server waits for. The mix: default = 5%
-# crafted SYNs on tun0 (every profile shape, plus the must-drop ones), 2% fuzzed ones, 1%
-# profile shapes as Ethernet frames on tap0, the rest from the socket-knob client, 1% of it
-# with syncookies forced; plus the planned handshakes (gen/planned.c, on tun0): 16 whose first
-# SYN-ACK is held back, 24 abandoned, and where the kernel saves SYN-ACKs 16 active
-# connections that get their SYN-ACK twice. sockets / plain = the client only; crafted =
-# profile shapes only; fuzz = fuzzed shapes only; replay = every SYN of the capture.
-# A rerun makes again only what was not identical (each generator counts its selection).
-plan_args="--connections $n --seed $seed --mix $mix ${active:+--active}"
-# shellcheck disable=SC2086 # $rr: an option and a path without spaces
-if [ "$mix" = replay ]; then
-	c=$(syntwin-crafted --replay $out/replay.pcap $rr --count) || exit 2
-	plan_args="$plan_args --replay $c"
-elif [ "$rerun" = 1 ]; then
-	c1=$(syntwin-crafted $rr --count) && c2=$(syntwin-crafted --fuzz $rr --count) &&
-		c3=$(syntwin-crafted --tap $rr --count) && c4=$(syntwin-client $rr --count) || exit 2
-	plan_args="$plan_args --rerun $c1,$c2,$c3,$c4"
-elif [ "$shard" != - ]; then
-	# each generator counts its slice of the whole run's share (the whole plan first)
-	# shellcheck disable=SC2086
-	syntwin-plan --out /tmp $plan_args || exit 2
-	eval "$(jq -r '.generators | "wc=\(.crafted) wf=\(.fuzz) wt=\(."crafted-tap") ws=\(.sockets)"' /tmp/plan.json)" ||
-		exit 2
-	# shellcheck disable=SC2086
-	c1=$(syntwin-crafted --connections "$wc" --seed "$seed" $rr --count) &&
-		c2=$(syntwin-crafted --fuzz --connections "$wf" $rr --count) &&
-		c3=$(syntwin-crafted --tap --connections "$wt" $rr --count) &&
-		c4=$(syntwin-client --connections "$ws" $rr --count) || exit 2
-	plan_args="$plan_args --shard $shard --selected $c1,$c2,$c3,$c4"
-fi
-# shellcheck disable=SC2086
-syntwin-plan --out "$out" $plan_args || exit 2
-eval "$(jq -r '.generators as $g | .seeds as $s |
-	"ncrafted=\($g.crafted) nfuzz=\($g.fuzz) ntap=\($g."crafted-tap") nsockets=\($g.sockets)",
-	"nheld=\($g."held-back") nabandoned=\($g.abandoned) ndup=\($g."dup-synack")",
-	"ncookie=\(.syncookie_tail) cookie_at=\(.syncookie_at) client_mix=\(.client_mix)",
-	"seed_planned=\($s.planned) seed_fuzz=\($s.fuzz) seed_tap=\($s."crafted-tap")",
-	"expect=\(.expect) expect_active=\(.expect_active)"' "$out/plan.json")" ||
-	{ echo "syntwin: plan.json could not be read" >&2; exit 2; }
-[ "$rerun" = 0 ] || echo "rerun: $expect connection(s) that were not identical"
+# The server is the run's driver (compare/driver.c): it writes the plan (compare/plan.c,
+# plan.json, before anything runs: how many connections each generator makes with which seed,
+# and what it waits for), starts the one generator that stays a process of its own
+# (syntwin-crafted: the planned handshakes of gen/planned.c, or a replay), and once that is
+# done makes every other connection itself, in its own event loop: the crafted phase
+# (gen/crafted_gen.c: tun0, fuzzed shapes, tap0), then the socket-knob connections
+# (gen/sock_gen.c), whose syncookie phase sits in the middle. The mix: default = 5% crafted
+# SYNs on tun0 (every profile shape, plus the must-drop ones), 2% fuzzed ones, 1% profile
+# shapes as Ethernet frames on tap0, the rest from the socket-knob generator, 1% of it with
+# syncookies forced; plus the planned handshakes: 16 whose first SYN-ACK is held back, 24
+# abandoned, and where the kernel saves SYN-ACKs 16 active connections that get their SYN-ACK
+# twice. sockets / plain = the socket generator only; crafted = profile shapes only; fuzz =
+# fuzzed shapes only; replay = every SYN of the capture. A rerun makes again only what was
+# not identical.
 t_attached=$(up)
-[ "$rerun" = 0 ] || [ "$expect" != 0 ] || nsockets=0 # every connection was identical before
-# The server makes most connections itself, in its own event loop, once SIGUSR1 says the
-# generators of other processes (the planned handshakes, a replay) are done: the crafted phase
-# (gen/crafted_gen.h: tun0, fuzzed shapes, tap0), then the socket-knob connections
-# (gen/sock_gen.h). Their syncookie phase sits in the middle: the half after it runs while the
-# listener still counts as recently flooded, where a kernel must save SYNs as usual.
-gens=
-[ "$ncrafted" = 0 ] || gens="--crafted-connections $ncrafted --crafted-seed $seed"
-[ "$nfuzz" = 0 ] || gens="$gens --fuzz-connections $nfuzz --fuzz-seed $seed_fuzz"
-[ "$ntap" = 0 ] || gens="$gens --tap-connections $ntap --tap-seed $seed_tap"
-[ -z "$gens" ] || [ "$rerun" = 0 ] || gens="$gens --crafted-rerun $out/rerun.jsonl"
-[ -z "$gens" ] || [ "$shard" = - ] || gens="$gens --crafted-shard $shard"
-[ "$rerun" = 0 ] || [ "$expect" != 0 ] || gens=
-sockets=
-if [ "$nsockets" -gt 0 ]; then
-	sockets="--sockets-connections $nsockets --sockets-seed $seed --sockets-syncookie-tail $ncookie
-		--sockets-syncookie-at $cookie_at --sockets-mix $client_mix --sockets-parallel $parallel"
-	[ "$rerun" = 0 ] || sockets="$sockets --sockets-rerun $out/rerun.jsonl"
-	[ "$shard" = - ] || sockets="$sockets --sockets-shard $shard"
-fi
-rm -f /tmp/server-ready /tmp/server-generated
-# shellcheck disable=SC2086 # $gens, $sockets: options and values without spaces
-syntwin-server --out "$out" --connections "$expect" --active "$expect_active" \
-	--seed "$seed" --series-hash "$shash" --mix "$mix" --ready-file /tmp/server-ready --shard "$shard" \
-	--generated-file /tmp/server-generated --held-back "$nheld" --abandoned "$nabandoned" \
-	--dup-synack "$ndup" --netem "$netem" --netem-back "$netem_back" $gens $sockets "$@" &
-spid=$!
-i=0
-while [ ! -e /tmp/server-ready ]; do
-	kill -0 $spid 2>/dev/null || { wait $spid || exit $?; }
-	i=$((i + 1))
-	[ $i -lt 100 ] || { echo "syntwin: server did not start" >&2; exit 2; }
-	sleep 0.1
-done
-crc=0
-if [ "$mix" = replay ] && [ "$expect" = 0 ]; then
-	echo "replay: no SYNs in this file, nothing to compare"
-elif [ "$mix" = replay ]; then
-	# shellcheck disable=SC2086
-	syntwin-crafted --replay $out/replay.pcap $rr || crc=$?
-elif { [ "$rerun" = 0 ] || [ "$expect" != 0 ]; } && [ $((nheld + nabandoned + ndup)) != 0 ]; then
-	syntwin-crafted --held-back "$nheld" --abandoned "$nabandoned" --dup-synack "$ndup" \
-		--seed "$seed_planned" || crc=$?
-fi
-[ "$nsockets" = 0 ] ||
-	echo "client: $nsockets connections, $ncookie of them from number $cookie_at on with syncookies forced${active:+; active direction checked}"
-# the other processes' generators are done: the server makes the crafted and socket
-# connections, then stops waiting for what cannot come (SETTLE_S of quiet)
-kill -USR1 $spid 2>/dev/null || true # (the server may have everything and be gone)
+rm -f /tmp/server-generated
 src=0
-wait $spid || src=$?
+# shellcheck disable=SC2086 # $active: one flag
+syntwin-server --out "$out" --seed "$seed" --series-hash "$shash" --shard "$shard" \
+	--run-connections "$n" --run-mix "$mix" --run-parallel "$parallel" ${active:+--run-active} \
+	${rerun_file:+--run-rerun "$rerun_file"} --generated-file /tmp/server-generated \
+	--netem "$netem" --netem-back "$netem_back" "$@" || src=$?
 t_end=$(up)
 # the server wrote the uptime its last generator finished at (none if it stopped before)
 t_generated=$(cat /tmp/server-generated 2>/dev/null) || t_generated=$t_end
 printf '{"boot_s": %s, "topology_attach_s": %s, "connections_s": %s, "collect_report_s": %s, "guest_total_s": %s}\n' \
 	"$t_start" "$(since "$t_start" "$t_attached")" "$(since "$t_attached" "$t_generated")" \
 	"$(since "$t_generated" "$t_end")" "$t_end" >"$out/timing.json" || true
-# a failed connection is the server's to judge; a generator fails on its own errors only
-[ $crc = 0 ] || { echo "syntwin: a traffic generator failed (named above)" >&2; [ $src != 0 ] || src=1; }
 # TEST ONLY (--test-fault splat): a line in the kernel's log as WARN() writes it; the runner's
 # scan of that log (vm/splat.c) must fail the otherwise clean run
 [ -z "$splat" ] || echo "WARNING: CPU: 0 PID: 1 at syntwin-test: a test-only splat (--test-fault splat)" >/dev/kmsg

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,6 +50,7 @@
 #include "slabinfo.h"
 #include "topology.h"
 #include "saved_syn_mem.h"
+#include "driver.h"
 #include "generators.h"
 #include "which_copy.h"
 
@@ -70,6 +72,8 @@ struct opts {
 	bool sockets;			/* the socket generator runs in this loop (--sockets-*) */
 	struct sock_gen_opts gen;	/* ... with these options */
 	struct crafted_opts crafted;	/* the crafted phase's (--crafted-*, --fuzz-*, --tap-*) */
+	bool driver;			/* --run-connections: plan the run and start it (driver.h) */
+	struct driver_args run;		/* ... with these */
 };
 
 /* The generators a record can name; the last one is for records no generator named. */
@@ -150,6 +154,11 @@ static const char usage[] =
 	"                      --fuzz-seed S] [--tap-connections N --tap-seed S]\n"
 	"                      [--crafted-profiles DIR] [--crafted-rerun JSONL] [--crafted-shard I/N]\n"
 	"                      [--generated-file F]\n"
+	"                      [--run-connections N --run-mix MIX [--run-active] [--run-rerun JSONL]\n"
+	"                      [--run-parallel K]]\n"
+	"  --run-connections N  be the guest's driver: plan a run of N connections (plan.json; the\n"
+	"                    seed, shard and --out are this server's), start the planned\n"
+	"                    handshakes or the replay (syntwin-crafted), then make the rest\n"
 	"  --generated-file F  written when every generator is done: the uptime then (timing)\n"
 	"  --crafted-*, --fuzz-*, --tap-*  the crafted phase (gen/crafted_gen.h), run in this\n"
 	"                    process once SIGUSR1 says the other processes' generators are done\n"
@@ -218,7 +227,7 @@ static int parse(int argc, char **argv, struct opts *o)
 	char err[256];
 
 	sock_gen_opts_init(&gen);
-	*o = (struct opts){ .gen = gen, .netns = "server", .series_hash = "", .mix = "", .rerun_of = "",
+	*o = (struct opts){ .gen = gen, .run = { .mix = "default", .parallel = 1 }, .netns = "server", .series_hash = "", .mix = "", .rerun_of = "",
 			    .p0f_db = "/etc/p0f/p0f.fp", .shard = "", .netem = "", .netem_back = "",
 			    .connections = 10000,
 			    .seed = 1, .small_buffer_permille = 50, .idle_s = 30,
@@ -233,6 +242,10 @@ static int parse(int argc, char **argv, struct opts *o)
 		}
 		if (!strcmp(a, "--test-corrupt-covered")) {
 			o->test_corrupt_covered = true;
+			continue;
+		}
+		if (!strcmp(a, "--run-active")) {
+			o->run.active = true;
 			continue;
 		}
 		rc = parse_generators(o, a, v);
@@ -256,6 +269,17 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->ready_file = v;
 		else if (!strcmp(a, "--generated-file"))
 			o->generated_file = v;
+		else if (!strcmp(a, "--run-connections")) {
+			rc = parse_u64_range(a, v, 1, 100000000, &o->run.connections, err,
+					     sizeof(err));
+			o->driver = true;
+		} else if (!strcmp(a, "--run-mix"))
+			o->run.mix = v;
+		else if (!strcmp(a, "--run-rerun"))
+			o->run.rerun = v;
+		else if (!strcmp(a, "--run-parallel"))
+			rc = parse_u64_range(a, v, 1, SOCK_GEN_MAX_PARALLEL, &o->run.parallel, err,
+					     sizeof(err));
 		else if (!strcmp(a, "--mix"))
 			o->mix = v;
 		else if (!strcmp(a, "--rerun-of"))
@@ -1882,6 +1906,8 @@ static struct generators gens; /* this process's own generators (the socket one'
 struct loop {
 	int ep, lfd[4], ufd;
 	bool noted;		/* every generator is done: note_generated() done */
+	pid_t *child;		/* the driver's child generator (0 once done), or NULL */
+	uint64_t child_errors;
 	uint64_t rng;
 	time_t last, last_progress;
 	struct run_ctx ctx;
@@ -1891,6 +1917,9 @@ struct loop {
  * processes' generators are done; once the last has finished, that time is noted. */
 static void generators_turn(struct loop *L)
 {
+	/* the driver's own child generator stands for SIGUSR1 */
+	if (L->child && driver_child_done(L->child, &L->child_errors))
+		generators_done = 1;
 	if (generators_round(&gens, generators_done) && !L->noted) {
 		L->last = time(NULL);
 		note_generated(L->ctx.o);
@@ -2040,6 +2069,51 @@ static int setup(struct loop *L, struct opts *o, struct capture_client *cc, stru
 	return write_summary(o, cc, st, false);
 }
 
+/*
+ * The driver's plan (driver.h) turned into this server's options: what it waits for, the
+ * planned handshakes, the crafted phase and the socket generator. Returns 0, or -1 (printed).
+ */
+static int driver_configure(struct opts *o, struct plan *p)
+{
+	struct driver_args *a = &o->run;
+	struct plan_input in;
+	char err[256], num[24];
+
+	a->seed = o->seed;
+	a->out = o->out;
+	a->shard = o->shard[0] ? o->shard : NULL;
+	if (driver_plan(a, &in, p))
+		return -1;
+	o->mix = a->mix;
+	o->connections = p->expect;
+	o->active = p->expect_active;
+	o->held_back = p->held_back;
+	o->abandoned = p->abandoned;
+	o->dup_synack = p->dup_synack;
+	o->crafted = (struct crafted_opts){ .n = { p->crafted, p->fuzz, p->tap },
+					    .seed = { o->seed, p->seed_fuzz, p->seed_tap },
+					    .rerun = a->rerun, .shard = a->shard };
+	o->sockets = p->sockets > 0;
+	if (!o->sockets)
+		return sockets_check(o);
+	o->gen.n = p->sockets;
+	o->gen.seed = o->seed;
+	o->gen.cookie_tail = p->cookie_tail;
+	o->gen.cookie_at = (int64_t)p->cookie_at;
+	o->gen.parallel = a->parallel;
+	o->gen.rerun = a->rerun;
+	o->gen.shard = a->shard;
+	if (sock_gen_opt(&o->gen, "mix", p->client_mix, err, sizeof(err)) != 1) {
+		fprintf(stderr, "syntwin-server: the plan's client mix '%s'\n", p->client_mix);
+		return -1;
+	}
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)p->sockets);
+	printf("client: %s connections, %llu of them from number %llu on with syncookies "
+	       "forced%s\n", num, (unsigned long long)p->cookie_tail,
+	       (unsigned long long)p->cookie_at, o->active ? "; active direction checked" : "");
+	return sockets_check(o);
+}
+
 int main(int argc, char **argv)
 {
 	struct capture_client cc;
@@ -2048,10 +2122,12 @@ int main(int argc, char **argv)
 	struct opts o;
 	struct loop L = { .ufd = -1 };
 	char err[2048];
-	uint64_t gen_errors;
+	uint64_t gen_errors = 0;
+	struct plan plan;
+	pid_t child = 0;
 	int rc;
 
-	if (parse(argc, argv, &o))
+	if (parse(argc, argv, &o) || (o.driver && driver_configure(&o, &plan)))
 		return 2;
 	if (!o.test_fault != !o.test_fault_after) {
 		fprintf(stderr, "syntwin-server: --test-fault and --test-fault-after go together\n");
@@ -2069,11 +2145,18 @@ int main(int argc, char **argv)
 		return 2;
 	L.ctx = (struct run_ctx){ &o, &cc, &rep, &st };
 	generators_init(&gens, &o.crafted, o.sockets ? &o.gen : NULL, to_server, &L.ctx, L.ep);
+	if (o.driver && driver_spawn(&o.run, &plan, &child))
+		return 2;
+	L.child = o.driver ? &child : NULL;
 	L.rng = o.seed;
 	L.last = L.last_progress = time(NULL);
 	serve(&L);
 	/* (everything owed came, or the run stopped: a generator still going is closed) */
-	gen_errors = generators_close(&gens);
+	gen_errors += generators_close(&gens) + L.child_errors;
+	if (child) { /* (the run stopped under it) */
+		kill(child, SIGTERM);
+		waitpid(child, NULL, 0);
+	}
 	rc = finish_run(&o, &cc, &rep, &st, L.ufd);
 	if (gen_errors && rc == 0) {
 		fprintf(stderr, "syntwin: a traffic generator failed (named above)\n");

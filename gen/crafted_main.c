@@ -218,7 +218,7 @@ int main(int argc, char **argv)
 	const char *dir = "/src/gen/profiles", *dev = "tun0", *replay_file = NULL;
 	int count_only = 0, fuzz = 0;
 	uint64_t n = 100, seed = 1;
-	struct plan pl = { 0 };
+	struct planned pl = { 0 };
 	int plan = 0;
 	char err[256];
 

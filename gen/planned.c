@@ -292,7 +292,7 @@ static enum plan_kind abandon_kind(uint64_t j)
 
 /* Passive handshake @i of the plan, in its group: abandon-close groups open their listeners
  * before the first and close them after the last. */
-static int plan_passive(const struct plan *p, uint64_t i, uint64_t *rng, int lfd[4],
+static int plan_passive(const struct planned *p, uint64_t i, uint64_t *rng, int lfd[4],
 			uint64_t *t0)
 {
 	uint64_t j = i - p->held_back;
@@ -327,7 +327,7 @@ static int plan_passive(const struct plan *p, uint64_t i, uint64_t *rng, int lfd
 	return rc;
 }
 
-int plan_run(const struct plan *p, uint64_t seed)
+int plan_run(const struct planned *p, uint64_t seed)
 {
 	uint64_t rng = seed, bad = 0, t0 = 0;
 	int lfd[4] = { -1, -1, -1, -1 }, unanswered;

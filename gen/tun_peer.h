@@ -101,13 +101,13 @@ uint64_t peer_open_count(void);
 void pump_closes(int ms);
 
 /* The planned handshakes (gen/planned.c). */
-struct plan {
+struct planned {
 	uint64_t held_back;	/* SYN retransmitted into its request (first SYN-ACK held back) */
 	uint64_t abandoned;	/* in groups of four: reset, left to expire, listener closed */
 	uint64_t dup_synack;	/* active: a socket here gets its SYN-ACK twice */
 };
 #define PLAN_MAX 7000		/* ports PLAN_SPORT.. */
 /* Runs @p; prints what it made. Returns 0, or 1 if any planned handshake failed. */
-int plan_run(const struct plan *p, uint64_t seed);
+int plan_run(const struct planned *p, uint64_t seed);
 
 #endif
