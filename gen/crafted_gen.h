@@ -47,8 +47,9 @@ struct crafted_gen {
 	uint64_t errors;	/* every run's failures: they fail the generator */
 };
 
-/* The options of kind @k as syntwin-server takes them: --crafted-connections N, ... Returns 1
- * taken, 0 not one, -1 bad (printed). @name is without "--". */
+/* An option of the crafted phase as syntwin-server takes it (--crafted-connections N,
+ * --fuzz-seed S, --tap-connections N, --crafted-profiles DIR, ...; @name without "--").
+ * Returns 1 taken, 0 not one, -1 bad (printed). */
 int crafted_opt(struct crafted_opts *o, const char *name, const char *val);
 /* Is any run asked for? */
 bool crafted_any(const struct crafted_opts *o);
