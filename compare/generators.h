@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The generators syntwin-server runs in its own event loop, in order, once SIGUSR1 says the
- * generators of other processes (the planned handshakes, a replay) are done: the crafted phase
+ * The generators syntwin-server runs in its own event loop, in order, once the generators of
+ * other processes (the planned handshakes, a replay) are done: the crafted phase
  * (gen/crafted_gen.h: tun0, fuzzed, tap0), then the socket-knob connections
  * (gen/sock_gen.h). Their labels and records go to the server's handler in memory (@sink).
  */

@@ -133,10 +133,11 @@ static const char *const tcpext_names[4] = { "SyncookiesRecv", "TCPTimeWaitOverf
 
 static volatile sig_atomic_t stop;
 static void on_signal(int sig) { stop = sig; }
-/* SIGUSR1 from run-guest.sh: every generator of another process has finished. The socket
- * generator (--sockets-*) starts then, in this process; once it has finished too, what is still
- * owed either comes within SETTLE_S of quiet, or never (a connection whose child never came:
- * judged at the end). */
+/* Every generator of another process has finished: the driver's child has ended
+ * (driver_child_done()), or, for a server started without --run-connections, whoever ran the
+ * other generators sent SIGUSR1. This server's own generators (generators.h) start then; once
+ * they have finished too, what is still owed either comes within SETTLE_S of quiet, or never (a
+ * connection whose child never came: judged at the end). */
 #define SETTLE_S 5
 static volatile sig_atomic_t generators_done;
 static void on_generators_done(int sig) { (void)sig; generators_done = 1; }
@@ -161,7 +162,8 @@ static const char usage[] =
 	"                    handshakes or the replay (syntwin-crafted), then make the rest\n"
 	"  --generated-file F  written when every generator is done: the uptime then (timing)\n"
 	"  --crafted-*, --fuzz-*, --tap-*  the crafted phase (gen/crafted_gen.h), run in this\n"
-	"                    process once SIGUSR1 says the other processes' generators are done\n"
+	"                    process once the other processes' generators are done (the driver's\n"
+	"                    child ended, or SIGUSR1 came)\n"
 	"  --sockets-OPTION  then the socket-knob generator (gen/sock_gen.h); OPTION is one of\n"
 	"                    syntwin-client's (its --active and --test-reset are this server's)\n"
 	"  --hex-all         both byte strings in every JSONL record, not only differing ones\n"
@@ -1913,8 +1915,8 @@ struct loop {
 	struct run_ctx ctx;
 };
 
-/* The server's own generators' turn in a round: they start once SIGUSR1 says the other
- * processes' generators are done; once the last has finished, that time is noted. */
+/* The server's own generators' turn in a round: they start once the other processes'
+ * generators are done (generators_done); once the last has finished, that time is noted. */
 static void generators_turn(struct loop *L)
 {
 	/* the driver's own child generator stands for SIGUSR1 */
