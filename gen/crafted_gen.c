@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "crafted_gen.h"
+#include "mono_time.h"
 #include "net_helpers.h"
 #include "parse_num.h"
 
@@ -63,14 +63,6 @@ int crafted_opt(struct crafted_opts *o, const char *name, const char *v)
 bool crafted_any(const struct crafted_opts *o)
 {
 	return o->n[CRAFTED_TUN] || o->n[CRAFTED_FUZZ] || o->n[CRAFTED_TAP];
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 int crafted_gen_open(struct crafted_gen *g, const struct crafted_opts *o,
@@ -154,15 +146,7 @@ static bool send_next(struct crafted_gen *g)
 
 		if (!g->syn.selected)
 			continue; /* walked past as the whole run does, its draws made */
-		g->flow = flow_of(s, g->syn.sport, g->syn.dport);
-		g->out = (struct syn_out){ .pkt = g->pkt, .len = craft_syn(s, &g->flow, g->syn.isn,
-									    g->pkt),
-					   .family = s->family, .sport = g->syn.sport,
-					   .dport = g->syn.dport, .isn = g->syn.isn,
-					   .tsval = shape_tsval(s), .name = s->name,
-					   .expect_drop = s->bad,
-					   .rexmit_of = s->rexmit ? s : NULL,
-					   .rexmit_flow = &g->flow };
+		syn_out_of_walk(&g->syn, &g->flow, g->pkt, &g->out);
 		if (tell_shape(s, fuzz, g->syn.sport, g->syn.dport, g->syn.isn, g->syn.index) ||
 		    syn_write(&g->out)) {
 			log_err("crafted: %s", s->name);
@@ -174,7 +158,7 @@ static bool send_next(struct crafted_gen *g)
 			continue;
 		}
 		g->waiting = true;
-		g->deadline_ms = now_ms() + SYNACK_WAIT_MS;
+		g->deadline_ms = mono_ms() + SYNACK_WAIT_MS;
 		return true;
 	}
 	return false;
@@ -193,14 +177,14 @@ void crafted_gen_step(struct crafted_gen *g)
 			return;
 		}
 		if (g->waiting) {
-			if (now_ms() < g->deadline_ms)
+			if (mono_ms() < g->deadline_ms)
 				return;
 			syn_gave_up(&g->out); /* the server judges that SYN now */
 			g->failed++;
 			g->waiting = false;
 		}
 		if (g->closing) {
-			if (peer_open_count() && now_ms() < g->deadline_ms)
+			if (peer_open_count() && mono_ms() < g->deadline_ms)
 				return;
 			end_run(g);
 			continue;
@@ -208,7 +192,7 @@ void crafted_gen_step(struct crafted_gen *g)
 		if (send_next(g))
 			return;
 		g->closing = true; /* the last connections' FINs */
-		g->deadline_ms = now_ms() + CLOSES_WAIT_MS;
+		g->deadline_ms = mono_ms() + CLOSES_WAIT_MS;
 	}
 }
 

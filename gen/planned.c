@@ -22,9 +22,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "mono_time.h"
 #include "net_helpers.h"
 #include "rng.h"
 #include "topology.h"
@@ -110,14 +110,6 @@ static int plan_one(enum plan_kind kind, uint64_t k, uint64_t *rng)
 		return -1;
 	note_open(sport);
 	return 0;
-}
-
-static uint64_t now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
 }
 
 /* The abandon-close listeners: IPv4 and IPv6, TCP_SAVE_SYN 1 on CLOSE_PORT, 2 on the next. */
@@ -304,14 +296,14 @@ static int plan_passive(const struct planned *p, uint64_t i, uint64_t *rng, int 
 	if (first) {
 		if (close_listeners_open(lfd))
 			return -1;
-		*t0 = now_ms();
+		*t0 = mono_ms();
 	}
 	rc = plan_one(kind, i, rng);
 	if (rc)
 		fprintf(stderr, "syntwin-crafted: planned %s handshake %llu (port %llu) failed\n",
 			plan_gen[kind], (unsigned long long)i, (unsigned long long)(PLAN_SPORT + i));
 	if (last) {
-		uint64_t ms = now_ms() - *t0;
+		uint64_t ms = mono_ms() - *t0;
 
 		for (int l = 0; l < 4; l++)
 			if (lfd[l] >= 0)

@@ -16,9 +16,9 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "mono_time.h"
 #include "native_read.h"
 #include "net_helpers.h"
 #include "parse_num.h"
@@ -143,14 +143,6 @@ int sock_gen_count(const struct sock_gen_opts *o, uint64_t *count)
 	for (uint64_t j = 0; j < end; j++)
 		*count += rerun_has(&only, only.from_run ? only.idx[j] : j);
 	return 0;
-}
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* Writes @val to /proc/sys/@key in netns @nsfd, then returns to the caller's netns. */
@@ -356,7 +348,7 @@ static int start(struct sock_gen *g, struct sock_gen_slot *s)
 	int rc;
 
 	socket_addr(s->fd, 0, s->client, &s->client_port);
-	if (msg_of(g, s, CLIENT_GEN, &m) || (m.t_ns = monotonic_ns(), g->sink(g->ctx, &m))) {
+	if (msg_of(g, s, CLIENT_GEN, &m) || (m.t_ns = mono_ns(), g->sink(g->ctx, &m))) {
 		log_err("telling the server about connection %llu", (unsigned long long)s->i);
 		return -1;
 	}
@@ -406,11 +398,6 @@ static int send_record(struct sock_gen *g, const struct sock_gen_slot *s, int er
 	return 1;
 }
 
-static uint64_t now_ms(void)
-{
-	return monotonic_ns() / 1000000;
-}
-
 static void free_slot(struct sock_gen_slot *s)
 {
 	close(s->fd); /* (which takes it out of the epoll set) */
@@ -457,7 +444,7 @@ void sock_gen_event(struct sock_gen *g, uint32_t tag)
 		/* TEST ONLY: established; the server resets it once it has judged its child (in
 		 * this same loop): wait for that, not for writability */
 		s->awaiting_reset = true;
-		s->deadline_ms = now_ms() + RESET_WAIT_MS;
+		s->deadline_ms = mono_ms() + RESET_WAIT_MS;
 		if (epoll_ctl(g->ep, EPOLL_CTL_MOD, s->fd, &ev) == 0)
 			return;
 		log_err("TEST RESET: epoll_ctl");
@@ -468,7 +455,7 @@ void sock_gen_event(struct sock_gen *g, uint32_t tag)
 /* Slots past their wait: the kernel gave them no verdict in time (counted, not waited for). */
 static void time_out(struct sock_gen *g)
 {
-	uint64_t now = now_ms();
+	uint64_t now = mono_ms();
 
 	for (uint64_t j = 0; j < g->o.parallel; j++) {
 		struct sock_gen_slot *s = &g->slots[j];
@@ -549,7 +536,7 @@ static void launch(struct sock_gen *g, struct sock_gen_slot *s)
 		rc = -1;
 	}
 	if (!rc) {
-		s->deadline_ms = now_ms() + CONNECT_WAIT_MS;
+		s->deadline_ms = mono_ms() + CONNECT_WAIT_MS;
 		return;
 	}
 	*(rc > 0 ? &g->failed : &g->errors) += 1;
