@@ -183,7 +183,8 @@ static int64_t walk(uint64_t n, uint64_t seed, bool dry)
 	walk_init(&w, &shapes, n, seed, fuzz_mode, &only);
 	while (walk_next(&w, &ws)) {
 		const struct syn_shape *s = &ws.s;
-		struct flow f = flow_of(s, ws.sport, ws.dport);
+		struct syn_out out;
+		struct flow f;
 		uint8_t pkt[CRAFT_MAX];
 
 		if (dry) {
@@ -196,12 +197,8 @@ static int64_t walk(uint64_t n, uint64_t seed, bool dry)
 			log_err("telling the server about %s", s->name);
 			return -1;
 		}
-		if (one_syn(&(struct syn_out){ .pkt = pkt, .len = craft_syn(s, &f, ws.isn, pkt),
-					       .family = s->family, .sport = ws.sport,
-					       .dport = ws.dport, .isn = ws.isn,
-					       .tsval = shape_tsval(s), .name = s->name,
-					       .expect_drop = s->bad,
-					       .rexmit_of = s->rexmit ? s : NULL, .rexmit_flow = &f })) {
+		syn_out_of_walk(&ws, &f, pkt, &out);
+		if (one_syn(&out)) {
 			failed++;
 			continue;
 		}

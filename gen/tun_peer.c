@@ -324,6 +324,19 @@ int pump(int ms, uint16_t sport, uint32_t isn, struct seg *synack)
 	return pump_until(ms, sport ? is_synack_of : NULL, &w, synack);
 }
 
+void syn_out_of_walk(const struct walk_syn *ws, struct flow *f, uint8_t *pkt,
+		     struct syn_out *o)
+{
+	const struct syn_shape *s = &ws->s;
+
+	*f = flow_of(s, ws->sport, ws->dport);
+	*o = (struct syn_out){ .pkt = pkt, .len = craft_syn(s, f, ws->isn, pkt),
+			       .family = s->family, .sport = ws->sport, .dport = ws->dport,
+			       .isn = ws->isn, .tsval = shape_tsval(s), .name = s->name,
+			       .expect_drop = s->bad, .rexmit_of = s->rexmit ? s : NULL,
+			       .rexmit_flow = f };
+}
+
 int syn_write(const struct syn_out *o)
 {
 	port_tsval[o->sport] = o->tsval;

@@ -14,6 +14,7 @@
 #include "client_msg.h"
 #include "craft.h"
 #include "profile.h"
+#include "walk.h"
 
 extern int tun, ufd;		/* the tun (or tap) device; the channel to the server */
 extern int tap_mode;		/* tun is a tap: frames carry an Ethernet header */
@@ -83,6 +84,10 @@ struct syn_out {
 	const struct syn_shape *rexmit_of;
 	const struct flow *rexmit_flow;
 };
+/* The walk's SYN @ws as a syn_out: its bytes crafted into @pkt (CRAFT_MAX), its flow in @f; both,
+ * and @ws, must outlive @o. */
+void syn_out_of_walk(const struct walk_syn *ws, struct flow *f, uint8_t *pkt,
+		     struct syn_out *o);
 /* Writes the SYN (and its copies). Returns 0 or -1. */
 int syn_write(const struct syn_out *o);
 /* No SYN-ACK came: said (the first five), and the server told (CLIENT_GAVE_UP). */
