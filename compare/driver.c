@@ -49,7 +49,7 @@ static int selection_counts(const char *sel, const uint64_t *len, uint64_t seed,
 	char cmd[1024], size[64] = "";
 
 	for (int g = 0; g < 4; g++) {
-		/* (the crafted count takes the run's seed, as its run does) */
+		/* (each with the run's seed, as the crafted run has it: no count depends on it) */
 		if (len)
 			snprintf(size, sizeof(size), " --connections %llu --seed %llu",
 				 (unsigned long long)len[g], (unsigned long long)seed);

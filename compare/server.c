@@ -2,11 +2,12 @@
 /*
  * syntwin-server (guest, server netns): listeners with TCP_SAVE_SYN 1 and 2 for IPv4 and IPv6;
  * for every accepted socket, read the kernel's saved SYN, take the BPF capture bound to its
- * cookie, classify, and record. With --sockets-connections N it also makes the socket-knob
- * generator's connections (gen/sock_gen.h) in its own event loop, their labels handed over in
- * memory; the other generators (syntwin-crafted) send theirs over the channel (client_msg.h).
- * With --active N, also N active-direction records (the SYN-ACK headers the client's kernel
- * saved), compared the same way.
+ * cookie, classify, and record. As the guest's driver (--run-connections N, driver.h) it plans
+ * the run and makes its connections: the crafted phase and the socket-knob connections in its
+ * own event loop (generators.h), their labels and records handed over in memory; the planned
+ * handshakes or a replay (syntwin-crafted, a child) send theirs over the channel
+ * (client_msg.h). Active-direction records (the SYN-ACK headers the client's kernel saved)
+ * are compared the same way.
  * Writes connections.jsonl, mismatches.pcap and summary.json.
  * Exit: 0 all identical or explained and complete; 1 unexplained differences or partial; 2 usage.
  */
@@ -167,7 +168,7 @@ static const char usage[] =
 	"  --sockets-OPTION  then the socket-knob generator (gen/sock_gen.h); OPTION is one of\n"
 	"                    syntwin-client's (its --active and --test-reset are this server's)\n"
 	"  --hex-all         both byte strings in every JSONL record, not only differing ones\n"
-	"  --active N        also expect N active-direction records from syntwin-client\n"
+	"  --active N        also expect N active-direction records (SYN-ACKs the client saved)\n"
 	"  --p0f-db FILE     p0f's database for the records' p0f labels (/etc/p0f/p0f.fp)\n"
 	"  --netem SPEC, --netem-back SPEC  the tc netem faults on the client->server and\n"
 	"                    server->client paths, as run-guest.sh set them (summary)\n"
@@ -229,7 +230,8 @@ static int parse(int argc, char **argv, struct opts *o)
 	char err[256];
 
 	sock_gen_opts_init(&gen);
-	*o = (struct opts){ .gen = gen, .run = { .mix = "default", .parallel = 1 }, .netns = "server", .series_hash = "", .mix = "", .rerun_of = "",
+	*o = (struct opts){ .gen = gen, .run = { .mix = "default", .parallel = 1 },
+			    .netns = "server", .series_hash = "", .mix = "", .rerun_of = "",
 			    .p0f_db = "/etc/p0f/p0f.fp", .shard = "", .netem = "", .netem_back = "",
 			    .connections = 10000,
 			    .seed = 1, .small_buffer_permille = 50, .idle_s = 30,
@@ -2079,7 +2081,7 @@ static int driver_configure(struct opts *o, struct plan *p)
 {
 	struct driver_args *a = &o->run;
 	struct plan_input in;
-	char err[256], num[24];
+	char err[256];
 
 	a->seed = o->seed;
 	a->out = o->out;
@@ -2109,9 +2111,8 @@ static int driver_configure(struct opts *o, struct plan *p)
 		fprintf(stderr, "syntwin-server: the plan's client mix '%s'\n", p->client_mix);
 		return -1;
 	}
-	snprintf(num, sizeof(num), "%llu", (unsigned long long)p->sockets);
-	printf("client: %s connections, %llu of them from number %llu on with syncookies "
-	       "forced%s\n", num, (unsigned long long)p->cookie_tail,
+	printf("client: %llu connections, %llu of them from number %llu on with syncookies "
+	       "forced%s\n", (unsigned long long)p->sockets, (unsigned long long)p->cookie_tail,
 	       (unsigned long long)p->cookie_at, o->active ? "; active direction checked" : "");
 	return sockets_check(o);
 }
