@@ -13,6 +13,7 @@
 set -eu
 DIE_STATUS=2 # every failure here is a failed build stage: a setup error for the caller
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/cache.sh"
 
 ver=6.1
 sdir=
@@ -33,6 +34,7 @@ while [ $# -gt 0 ]; do
 	*) usage_die "build-kernel: unknown argument '$1'" ;;
 	esac
 done
+cache_bounds
 case $ver in
 [0-9]*.[0-9]*) ;;
 *) usage_die "--kernel '$ver': expected a version like 6.1" ;;
@@ -64,6 +66,7 @@ series_check "$sdir"
 key=$(kernel_key "$ver" "$sdir" "$frag" $extras)
 kdir=$(kernel_dir "$ver" "$key")
 if [ -f "$kdir/done" ]; then
+	kernel_used "$kdir"
 	stage "kernel $ver ($key): cached in $kdir"
 	printf '%s\n' "$kdir"
 	exit 0
@@ -74,6 +77,7 @@ mkdir -p "$kdir"
 exec 9>"$kdir.lock"
 flock 9
 if [ -f "$kdir/done" ]; then
+	kernel_used "$kdir"
 	stage "kernel $ver ($key): built meanwhile by another job"
 	printf '%s\n' "$kdir"
 	exit 0
@@ -82,18 +86,8 @@ log=$kdir/build.log
 : >"$log"
 stage "kernel $ver ($key): building in $kdir (log: $log)"
 
-# 1. A pristine extract per package version, shared by every build.
 pkgver=$(kernel_pkg_version "$ver")
 pristine=$SYNTWIN_CACHE/src/$ver-$pkgver
-if [ ! -f "$pristine/.syntwin-extracted" ]; then
-	stage "extracting $tarball"
-	rm -rf "$pristine.tmp"
-	mkdir -p "$pristine.tmp"
-	tar -xJf "$tarball" -C "$pristine.tmp" --strip-components=1
-	touch "$pristine.tmp/.syntwin-extracted"
-	rm -rf "$pristine"
-	mv "$pristine.tmp" "$pristine"
-fi
 # Every build runs in one fixed work path per version: the kernel's host tools (objtool,
 # resolve_btfids) record absolute paths, and a tree built elsewhere would rebuild them and then
 # every object. A base tree was built at this same path, so restoring it there keeps make
@@ -128,11 +122,17 @@ common_prefix() {
 # A kept tree of another config fragment is a base too: its .config is made again from
 # tinyconfig + this fragment (step 3), and Kbuild recompiles exactly the objects whose options
 # changed, so a new option costs minutes, not a cold build. A tree of the same fragment is
-# preferred over any other; then the longest common prefix; then nothing to reverse.
-if [ -z "$base" ] && [ -z "$extras" ]; then
+# preferred over any other; then the longest common prefix; then nothing to reverse; then the
+# most recently used (the reference, which every command uses, before a test's series).
+# A base whose tree the cache pruned (cache.sh) is replaced by the best kept tree, as if none
+# had been given: a base only saves compile time, the result is the series and extras alone.
+if [ -n "$base" ] && [ -f "$base/done" ] && [ ! -d "$base/src" ]; then
+	say "--base $base: its build tree was pruned from the cache; choosing a kept tree instead"
+	base=
+fi
+if [ -z "$base" ]; then
 	best=-1
-	for d in "$SYNTWIN_CACHE"/kernel/"$ver"-*/; do
-		d=${d%/}
+	for d in $(kernels_by_use "$ver"); do
 		[ -f "$d/done" ] && [ -d "$d/src" ] && [ -d "$d/applied" ] &&
 			[ "$(cat "$d/pkgver" 2>/dev/null)" = "$pkgver" ] || continue
 		same=$([ "$(cat "$d/frag_hash" 2>/dev/null)" = "$fraghash" ] && echo 1 || echo 0)
@@ -144,6 +144,23 @@ if [ -z "$base" ] && [ -z "$extras" ]; then
 	[ -z "$base" ] || say "incremental build on the kept tree $base ($common patch(es) in common$(
 		[ "$best" -ge 1000 ] || echo ", another config fragment"))"
 fi
+[ -z "$base" ] || kernel_used "$base"
+prune_kernels "$ver"
+need_free_space "a kernel build"
+# 1. A pristine extract per package version, shared by every build (those of another package
+#    version are left from before an upgrade: trees hold their files by hard links, so they go).
+if [ ! -f "$pristine/.syntwin-extracted" ]; then
+	stage "extracting $tarball"
+	rm -rf "$pristine.tmp"
+	mkdir -p "$pristine.tmp"
+	tar -xJf "$tarball" -C "$pristine.tmp" --strip-components=1
+	touch "$pristine.tmp/.syntwin-extracted"
+	rm -rf "$pristine"
+	mv "$pristine.tmp" "$pristine"
+fi
+for old in "$SYNTWIN_CACHE/src/$ver"-*; do
+	[ "$old" = "$pristine" ] || [ ! -d "$old" ] || rm -rf "$old"
+done
 if [ -n "$base" ]; then
 	[ -f "$base/done" ] && [ -d "$base/src" ] || die "--base $base: not a kept kernel build tree"
 	# Before copying 1.5 GB: when the base has exactly the common prefix, the first new patch
@@ -256,5 +273,7 @@ else
 	rm -rf "$src"
 fi
 touch "$kdir/done"
+kernel_used "$kdir"
+prune_kernels "$ver"
 stage "kernel $(cat "$kdir/release") built in $(($(date +%s) - start))s"
 printf '%s\n' "$kdir"

@@ -9,6 +9,8 @@
 set -eu
 DIE_STATUS=2 # every failure here is a failed build stage: a setup error for the caller
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/cache.sh"
+cache_bounds
 
 bindirs=
 while [ $# -gt 0 ]; do
@@ -51,6 +53,7 @@ done
 key=$(printf '%s' "$lines" | sha256sum | cut -c1-16)
 out=$SYNTWIN_CACHE/initramfs/$key.cpio.gz
 if [ -f "$out" ]; then
+	touch "$out" || die "cannot touch $out" # used now: the prune keeps the newest
 	printf '%s\n' "$out"
 	exit 0
 fi
@@ -109,5 +112,6 @@ LC_ALL=C sort "$root.list" >"$root.sorted" || die "sorting the guest image list 
 gzip -1 <"$root.cpio" >"$root.gz" || die "gzip failed"
 rm -f "$root.list" "$root.sorted" "$root.cpio"
 mv "$root.gz" "$out"
+prune_newest "$SYNTWIN_KEEP_IMAGES" "$SYNTWIN_CACHE"/initramfs/*.cpio.gz
 stage "guest image: $(du -h "$out" | cut -f1) in $out"
 printf '%s\n' "$out"
