@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the generators tell syntwin-server: the socket generator in the server's own process
- * (gen/sock_gen.h) hands these messages to its handler in memory; syntwin-crafted, and
- * syntwin-client on its own, send them over a path-bound unix datagram socket (reachable from
- * both network namespaces; datagrams keep their boundaries):
+ * What the generators tell syntwin-server: those in the server's own process (generators.h)
+ * hand these messages to its handler in memory; syntwin-crafted and syntwin-client run on
+ * their own send them over a path-bound unix datagram socket (reachable from both network
+ * namespaces; datagrams keep their boundaries):
  *  - GEN, before each connect(): which generator made the connection from which source port,
  *    its index and its knob values or profile, so every record names how its SYN was made;
  *  - RECORD, after it (the active direction): the SYN-ACK headers the client's kernel saved

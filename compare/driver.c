@@ -1,19 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-/* syntwin-server's plan and its one child generator (driver.h). */
+/* syntwin-server's plan (driver.h). */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "driver.h"
 #include "parse_num.h"
 #include "report.h"
-
-extern char **environ;
 
 /* The one number @cmd (a generator's --count, through the shell) prints. Returns 0, or -1
  * (printed): the command failed or printed no number. */
@@ -113,63 +107,4 @@ int driver_plan(const struct driver_args *a, struct plan_input *in, struct plan 
 		printf("rerun: %llu connection(s) that were not identical\n",
 		       (unsigned long long)p->expect);
 	return rc;
-}
-
-int driver_spawn(const struct driver_args *a, const struct plan *p, pid_t *pid)
-{
-	char h[24], ab[24], d[24], s[24], file[600];
-	char *planned[] = { "syntwin-crafted", "--held-back", h, "--abandoned", ab, "--dup-synack",
-			    d, "--seed", s, NULL };
-	char *replay[] = { "syntwin-crafted", "--replay", file, NULL, NULL, NULL };
-	char **argv = planned;
-	int rc;
-
-	*pid = 0;
-	if (!strcmp(a->mix, "replay")) {
-		if (!p->expect) {
-			printf("replay: no SYNs in this file, nothing to compare\n");
-			return 0;
-		}
-		snprintf(file, sizeof(file), "%s/replay.pcap", a->out);
-		if (a->rerun || a->shard) {
-			replay[3] = a->rerun ? "--rerun" : "--shard";
-			replay[4] = (char *)(a->rerun ? a->rerun : a->shard);
-		}
-		argv = replay;
-	} else if (!p->held_back && !p->abandoned && !p->dup_synack) {
-		return 0;
-	} else if (a->rerun && !p->expect) {
-		return 0; /* every connection was identical before: nothing to make again */
-	}
-	snprintf(h, sizeof(h), "%llu", (unsigned long long)p->held_back);
-	snprintf(ab, sizeof(ab), "%llu", (unsigned long long)p->abandoned);
-	snprintf(d, sizeof(d), "%llu", (unsigned long long)p->dup_synack);
-	snprintf(s, sizeof(s), "%llu", (unsigned long long)p->seed_planned);
-	fflush(stdout); /* (its lines after this process's) */
-	rc = posix_spawnp(pid, argv[0], NULL, NULL, argv, environ);
-	if (rc) {
-		fprintf(stderr, "syntwin-server: cannot start %s: %s\n", argv[0], strerror(rc));
-		*pid = 0;
-		return -1;
-	}
-	return 0;
-}
-
-bool driver_child_done(pid_t *pid, uint64_t *errors)
-{
-	int status;
-	pid_t r;
-
-	if (!*pid)
-		return true;
-	r = waitpid(*pid, &status, WNOHANG);
-	if (r == 0 || (r < 0 && errno == EINTR))
-		return false;
-	if (r < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
-		fprintf(stderr, "syntwin-server: syntwin-crafted (pid %d) failed (named above)\n",
-			(int)*pid);
-		(*errors)++;
-	}
-	*pid = 0;
-	return true;
 }

@@ -82,10 +82,9 @@ ip netns exec server sh -c "echo $((4 * n + 4096)) > /proc/sys/net/ipv4/tcp_max_
 	echo 1 > /proc/sys/net/ipv4/tcp_synack_retries && echo 514 > /proc/sys/net/ipv4/tcp_fastopen"
 # The server is the run's driver (compare/driver.c): it writes the plan (compare/plan.c,
 # plan.json, before anything runs: how many connections each generator makes with which seed,
-# and what it waits for), starts the one generator that stays a process of its own
-# (syntwin-crafted: the planned handshakes of gen/planned.c, or a replay), and once that is
-# done makes every other connection itself, in its own event loop: the crafted phase
-# (gen/crafted_gen.c: tun0, fuzzed shapes, tap0), then the socket-knob connections
+# and what it waits for), and makes every connection itself, in its own event loop: the
+# planned handshakes (gen/planned.c), the crafted phase (gen/crafted_gen.c: tun0, fuzzed
+# shapes, tap0; or a capture's SYNs replayed), then the socket-knob connections
 # (gen/sock_gen.c), whose syncookie phase sits in the middle. The mix: default = 5% crafted
 # SYNs on tun0 (every profile shape, plus the must-drop ones), 2% fuzzed ones, 1% profile
 # shapes as Ethernet frames on tap0, the rest from the socket-knob generator, 1% of it with

@@ -3,11 +3,11 @@
  * syntwin-server (guest, server netns): listeners with TCP_SAVE_SYN 1 and 2 for IPv4 and IPv6;
  * for every accepted socket, read the kernel's saved SYN, take the BPF capture bound to its
  * cookie, classify, and record. As the guest's driver (--run-connections N, driver.h) it plans
- * the run and makes its connections: the crafted phase and the socket-knob connections in its
- * own event loop (generators.h), their labels and records handed over in memory; the planned
- * handshakes or a replay (syntwin-crafted, a child) send theirs over the channel
- * (client_msg.h). Active-direction records (the SYN-ACK headers the client's kernel saved)
- * are compared the same way.
+ * the run and makes every connection in its own event loop (generators.h): the planned
+ * handshakes, the crafted phase (or a replay) and the socket-knob connections, their labels and
+ * records handed over in memory (a generator of another process may still send its own over
+ * the channel, client_msg.h). Active-direction records (the SYN-ACK headers the client's kernel
+ * saved) are compared the same way.
  * Writes connections.jsonl, mismatches.pcap and summary.json.
  * Exit: 0 all identical or explained and complete; 1 unexplained differences or partial; 2 usage.
  */
@@ -73,6 +73,7 @@ struct opts {
 	bool sockets;			/* the socket generator runs in this loop (--sockets-*) */
 	struct sock_gen_opts gen;	/* ... with these options */
 	struct crafted_opts crafted;	/* the crafted phase's (--crafted-*, --fuzz-*, --tap-*) */
+	uint64_t planned_seed;		/* the planned handshakes' (--held-back ...) */
 	bool driver;			/* --run-connections: plan the run and start it (driver.h) */
 	struct driver_args run;		/* ... with these */
 };
@@ -134,11 +135,11 @@ static const char *const tcpext_names[4] = { "SyncookiesRecv", "TCPTimeWaitOverf
 
 static volatile sig_atomic_t stop;
 static void on_signal(int sig) { stop = sig; }
-/* Every generator of another process has finished: the driver's child has ended
- * (driver_child_done()), or, for a server started without --run-connections, whoever ran the
- * other generators sent SIGUSR1. This server's own generators (generators.h) start then; once
- * they have finished too, what is still owed either comes within SETTLE_S of quiet, or never (a
- * connection whose child never came: judged at the end). */
+/* Every generator of another process has finished: for a server started without
+ * --run-connections, whoever ran other generators sent SIGUSR1 (the driver has none: it starts
+ * at once). This server's own generators (generators.h) start then; once they have finished
+ * too, what is still owed either comes within SETTLE_S of quiet, or never (a connection whose
+ * child never came: judged at the end). */
 #define SETTLE_S 5
 static volatile sig_atomic_t generators_done;
 static void on_generators_done(int sig) { (void)sig; generators_done = 1; }
@@ -159,12 +160,11 @@ static const char usage[] =
 	"                      [--run-connections N --run-mix MIX [--run-active] [--run-rerun JSONL]\n"
 	"                      [--run-parallel K]]\n"
 	"  --run-connections N  be the guest's driver: plan a run of N connections (plan.json; the\n"
-	"                    seed, shard and --out are this server's), start the planned\n"
-	"                    handshakes or the replay (syntwin-crafted), then make the rest\n"
+	"                    seed, shard and --out are this server's) and make it: the planned\n"
+	"                    handshakes, the crafted phase or the replay, the socket connections\n"
 	"  --generated-file F  written when every generator is done: the uptime then (timing)\n"
-	"  --crafted-*, --fuzz-*, --tap-*  the crafted phase (gen/crafted_gen.h), run in this\n"
-	"                    process once the other processes' generators are done (the driver's\n"
-	"                    child ended, or SIGUSR1 came)\n"
+	"  --crafted-*, --fuzz-*, --tap-*, --replay-*  the crafted phase (gen/crafted_gen.h), run\n"
+	"                    in this process (without --run-connections: once SIGUSR1 came)\n"
 	"  --sockets-OPTION  then the socket-knob generator (gen/sock_gen.h); OPTION is one of\n"
 	"                    syntwin-client's (its --active and --test-reset are this server's)\n"
 	"  --hex-all         both byte strings in every JSONL record, not only differing ones\n"
@@ -172,8 +172,8 @@ static const char usage[] =
 	"  --p0f-db FILE     p0f's database for the records' p0f labels (/etc/p0f/p0f.fp)\n"
 	"  --netem SPEC, --netem-back SPEC  the tc netem faults on the client->server and\n"
 	"                    server->client paths, as run-guest.sh set them (summary)\n"
-	"  --held-back H --abandoned A --dup-synack D  the planned handshakes syntwin-crafted\n"
-	"                      makes (summary)\n"
+	"  --held-back H --abandoned A --dup-synack D  the planned handshakes (gen/planned.h),\n"
+	"                      made in this process before the crafted phase\n"
 	"  --test-corrupt K  TEST ONLY: flip one byte of every K-th BPF record with a native copy\n"
 	"  --test-reset I    TEST ONLY: reset the child of socket connection #I (SO_LINGER 0)\n"
 	"  --test-corrupt-covered  TEST ONLY: make the kernel's copy wrong inside each region an\n"
@@ -1910,8 +1910,6 @@ static struct generators gens; /* this process's own generators (the socket one'
 struct loop {
 	int ep, lfd[4], ufd;
 	bool noted;		/* every generator is done: note_generated() done */
-	pid_t *child;		/* the driver's child generator (0 once done), or NULL */
-	uint64_t child_errors;
 	uint64_t rng;
 	time_t last, last_progress;
 	struct run_ctx ctx;
@@ -1921,9 +1919,6 @@ struct loop {
  * generators are done (generators_done); once the last has finished, that time is noted. */
 static void generators_turn(struct loop *L)
 {
-	/* the driver's own child generator stands for SIGUSR1 */
-	if (L->child && driver_child_done(L->child, &L->child_errors))
-		generators_done = 1;
 	if (generators_round(&gens, generators_done) && !L->noted) {
 		L->last = time(NULL);
 		note_generated(L->ctx.o);
@@ -1955,7 +1950,8 @@ static void accept_all(struct loop *L, int i)
 static void poll_round(struct loop *L)
 {
 	struct epoll_event evs[16];
-	int n = epoll_wait(L->ep, evs, 16, L->ctx.rep->lines_buffered ? FLUSH_MS : 1000);
+	int wait = generators_wait_ms(&gens);
+	int n = epoll_wait(L->ep, evs, 16, L->ctx.rep->lines_buffered && wait > FLUSH_MS ? FLUSH_MS : wait);
 
 	for (int e = 0; e < n; e++) {
 		uint32_t tag = evs[e].data.u32;
@@ -2079,6 +2075,7 @@ static int setup(struct loop *L, struct opts *o, struct capture_client *cc, stru
  */
 static int driver_configure(struct opts *o, struct plan *p)
 {
+	static char replay_file[4200];
 	struct driver_args *a = &o->run;
 	struct plan_input in;
 	char err[256];
@@ -2094,9 +2091,16 @@ static int driver_configure(struct opts *o, struct plan *p)
 	o->held_back = p->held_back;
 	o->abandoned = p->abandoned;
 	o->dup_synack = p->dup_synack;
-	o->crafted = (struct crafted_opts){ .n = { p->crafted, p->fuzz, p->tap },
-					    .seed = { o->seed, p->seed_fuzz, p->seed_tap },
+	o->crafted = (struct crafted_opts){ .n = { p->crafted, p->fuzz, p->tap, p->replay },
+					    .seed = { o->seed, p->seed_fuzz, p->seed_tap, o->seed },
 					    .rerun = a->rerun, .shard = a->shard };
+	o->planned_seed = p->seed_planned;
+	if (!strcmp(a->mix, "replay")) {
+		snprintf(replay_file, sizeof(replay_file), "%s/replay.pcap", a->out);
+		o->crafted.replay = replay_file;
+		if (!p->replay)
+			printf("replay: no SYNs in this file, nothing to compare\n");
+	}
 	o->sockets = p->sockets > 0;
 	if (!o->sockets)
 		return sockets_check(o);
@@ -2127,11 +2131,13 @@ int main(int argc, char **argv)
 	char err[2048];
 	uint64_t gen_errors = 0;
 	struct plan plan;
-	pid_t child = 0;
+	struct planned planned;
 	int rc;
 
 	if (parse(argc, argv, &o) || (o.driver && driver_configure(&o, &plan)))
 		return 2;
+	if (!o.driver)
+		o.planned_seed = o.seed + 3; /* (the plan's choice: plan.c) */
 	if (!o.test_fault != !o.test_fault_after) {
 		fprintf(stderr, "syntwin-server: --test-fault and --test-fault-after go together\n");
 		return 2;
@@ -2147,19 +2153,19 @@ int main(int argc, char **argv)
 	if (setup(&L, &o, &cc, &rep, &st))
 		return 2;
 	L.ctx = (struct run_ctx){ &o, &cc, &rep, &st };
-	generators_init(&gens, &o.crafted, o.sockets ? &o.gen : NULL, to_server, &L.ctx, L.ep);
-	if (o.driver && driver_spawn(&o.run, &plan, &child))
-		return 2;
-	L.child = o.driver ? &child : NULL;
+	planned = (struct planned){ o.held_back, o.abandoned, o.dup_synack };
+	generators_init(&gens, &(struct gen_opts){ .planned = &planned,
+						   .planned_seed = o.planned_seed,
+						   .crafted = &o.crafted,
+						   .sockets = o.sockets ? &o.gen : NULL },
+			to_server, &L.ctx, L.ep);
+	if (o.driver)
+		generators_done = 1; /* (no other process makes connections) */
 	L.rng = o.seed;
 	L.last = L.last_progress = time(NULL);
 	serve(&L);
 	/* (everything owed came, or the run stopped: a generator still going is closed) */
-	gen_errors += generators_close(&gens) + L.child_errors;
-	if (child) { /* (the run stopped under it) */
-		kill(child, SIGTERM);
-		waitpid(child, NULL, 0);
-	}
+	gen_errors += generators_close(&gens);
 	rc = finish_run(&o, &cc, &rep, &st, L.ufd);
 	if (gen_errors && rc == 0) {
 		fprintf(stderr, "syntwin: a traffic generator failed (named above)\n");

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The crafted phase in syntwin-server's event loop (crafted_gen.h). Each run: the device
- * opened, the walk's selected SYNs written one at a time (a must-drop one and the next at
- * once; a good one waits up to 3 s for its SYN-ACK, then the ACK), the closes of its
- * connections awaited (at most 1.5 s), its line printed, the device closed; then the next run.
+ * opened, the walk's selected SYNs (or the capture's, for a replay) written one at a time (a
+ * must-drop one and the next at once; a good one waits up to 3 s for its SYN-ACK, then the ACK),
+ * the closes of its connections awaited (at most 1.5 s), its line printed, the device closed;
+ * then the next run. A replayed SYN declares nothing: one that gets no SYN-ACK is given up on
+ * and judged by the server from the kernel's drop reason, not counted as a failure here.
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -20,10 +22,10 @@
 #define SYNACK_WAIT_MS 3000
 #define CLOSES_WAIT_MS 1500
 
-static const char *const kind_names[CRAFTED_KINDS] = { "crafted", "fuzz", "tap" };
+static const char *const kind_names[CRAFTED_KINDS] = { "crafted", "fuzz", "tap", "replay" };
 /* the generator names an earlier run's records carry, for --rerun */
 static const char *const rerun_gens[CRAFTED_KINDS] = { "crafted,rejected", "fuzz",
-							"crafted-tap,rejected" };
+							"crafted-tap,rejected", "replay" };
 static struct shape_set shapes; /* the profiles, loaded once */
 
 int crafted_opt(struct crafted_opts *o, const char *name, const char *v)
@@ -55,6 +57,8 @@ int crafted_opt(struct crafted_opts *o, const char *name, const char *v)
 		o->rerun = v;
 	else if (!strcmp(name, "crafted-shard"))
 		o->shard = v;
+	else if (!strcmp(name, "replay-file"))
+		o->replay = v;
 	else
 		return 0;
 	return 1;
@@ -62,7 +66,10 @@ int crafted_opt(struct crafted_opts *o, const char *name, const char *v)
 
 bool crafted_any(const struct crafted_opts *o)
 {
-	return o->n[CRAFTED_TUN] || o->n[CRAFTED_FUZZ] || o->n[CRAFTED_TAP];
+	for (int k = 0; k < CRAFTED_KINDS; k++)
+		if (o->n[k])
+			return true;
+	return false;
 }
 
 int crafted_gen_open(struct crafted_gen *g, const struct crafted_opts *o,
@@ -75,6 +82,12 @@ int crafted_gen_open(struct crafted_gen *g, const struct crafted_opts *o,
 	g->tag = tag;
 	peer_sink = sink;
 	peer_sink_ctx = ctx;
+	if (o->n[CRAFTED_REPLAY] && !o->replay) {
+		fprintf(stderr, "syntwin-server: a replay needs --replay-file\n");
+		return -1;
+	}
+	if (!o->n[CRAFTED_TUN] && !o->n[CRAFTED_FUZZ] && !o->n[CRAFTED_TAP])
+		return 0; /* (a replay alone needs no profiles) */
 	return walk_load_profiles(o->profiles ? o->profiles : "/src/gen/profiles", &shapes);
 }
 
@@ -94,16 +107,22 @@ static int load_selection(struct crafted_gen *g, int k)
 	return 0;
 }
 
-/* Run g->kind begins: its device opened and on the loop, its walk from its seed. */
+/* Run g->kind begins: its device opened and on the loop, its walk from its seed (or the
+ * capture's SYNs read). */
 static int start_run(struct crafted_gen *g)
 {
 	int k = g->kind;
 	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = g->tag };
+	char err[512];
 
 	tap_mode = k == CRAFTED_TAP;
 	run_seed = g->o.seed[k];
 	if (load_selection(g, k) || peer_addresses(tap_mode))
 		return -1;
+	if (k == CRAFTED_REPLAY && replay_load(g->o.replay, &g->only, &g->replay, err, sizeof(err))) {
+		fprintf(stderr, "syntwin: %s\n", err);
+		return -1;
+	}
 	tun = open_tun(tap_mode ? "tap0" : "tun0");
 	if (tun < 0)
 		return -1;
@@ -111,8 +130,10 @@ static int start_run(struct crafted_gen *g)
 		log_err("epoll_ctl %s", tap_mode ? "tap0" : "tun0");
 		return -1;
 	}
-	walk_init(&g->w, &shapes, g->o.n[k], g->o.seed[k], k == CRAFTED_FUZZ, &g->only);
-	g->made = g->failed = g->rejected_sent = 0;
+	if (k != CRAFTED_REPLAY)
+		walk_init(&g->w, &shapes, g->o.n[k], g->o.seed[k], k == CRAFTED_FUZZ, &g->only);
+	g->replay_next = 0;
+	g->made = g->failed = g->rejected_sent = g->given_up = 0;
 	g->running = true;
 	return 0;
 }
@@ -122,10 +143,15 @@ static void end_run(struct crafted_gen *g)
 {
 	int k = g->kind;
 
-	printf("%s: %llu connections from %zu %sshapes, %llu SYNs the kernel must drop, %llu "
-	       "failed\n", k == CRAFTED_FUZZ ? "fuzz" : "crafted", (unsigned long long)g->made,
-	       shapes.n, k == CRAFTED_FUZZ ? "fuzzed profile " : "",
-	       (unsigned long long)g->rejected_sent, (unsigned long long)g->failed);
+	if (k == CRAFTED_REPLAY) {
+		replay_print(&g->replay, g->made, g->given_up);
+		replay_free(&g->replay);
+	} else {
+		printf("%s: %llu connections from %zu %sshapes, %llu SYNs the kernel must drop, "
+		       "%llu failed\n", k == CRAFTED_FUZZ ? "fuzz" : "crafted",
+		       (unsigned long long)g->made, shapes.n, k == CRAFTED_FUZZ ? "fuzzed profile " : "",
+		       (unsigned long long)g->rejected_sent, (unsigned long long)g->failed);
+	}
 	fflush(stdout);
 	g->errors += g->failed;
 	close(tun); /* (which takes it off the loop) */
@@ -135,12 +161,42 @@ static void end_run(struct crafted_gen *g)
 		;
 }
 
+/* The SYN just written awaits its SYN-ACK (3 s at most). */
+static bool await_synack(struct crafted_gen *g)
+{
+	g->waiting = true;
+	g->deadline_ms = mono_ms() + SYNACK_WAIT_MS;
+	return true;
+}
+
+/* The capture's next SYN labelled and written: true if one is awaiting its SYN-ACK, false at
+ * the end. */
+static bool replay_send_next(struct crafted_gen *g)
+{
+	while (g->replay_next < g->replay.n) {
+		const struct replay_syn *r = &g->replay.v[g->replay_next++];
+		struct active_msg m;
+
+		replay_prepare(&g->replay, r, &m, &g->out, g->name, sizeof(g->name));
+		if (tell_flow(CLIENT_GEN, r->family, r->sport, r->dport, r->isn, &m) ||
+		    syn_write(&g->out)) {
+			log_err("replay: %s", g->name);
+			g->failed++;
+			continue;
+		}
+		return await_synack(g);
+	}
+	return false;
+}
+
 /* The walk's next selected SYN written: true if one is awaiting its SYN-ACK, false at the
  * walk's end. Must-drop SYNs are written and passed at once. */
 static bool send_next(struct crafted_gen *g)
 {
 	bool fuzz = g->kind == CRAFTED_FUZZ;
 
+	if (g->kind == CRAFTED_REPLAY)
+		return replay_send_next(g);
 	while (walk_next(&g->w, &g->syn)) {
 		const struct syn_shape *s = &g->syn.s;
 
@@ -157,9 +213,7 @@ static bool send_next(struct crafted_gen *g)
 			g->rejected_sent++;
 			continue;
 		}
-		g->waiting = true;
-		g->deadline_ms = mono_ms() + SYNACK_WAIT_MS;
-		return true;
+		return await_synack(g);
 	}
 	return false;
 }
@@ -180,7 +234,7 @@ void crafted_gen_step(struct crafted_gen *g)
 			if (mono_ms() < g->deadline_ms)
 				return;
 			syn_gave_up(&g->out); /* the server judges that SYN now */
-			g->failed++;
+			*(g->kind == CRAFTED_REPLAY ? &g->given_up : &g->failed) += 1;
 			g->waiting = false;
 		}
 		if (g->closing) {
@@ -216,6 +270,17 @@ void crafted_gen_event(struct crafted_gen *g)
 		g->made++;
 }
 
+int crafted_gen_wait_ms(const struct crafted_gen *g)
+{
+	uint64_t now = mono_ms();
+
+	if (!g->running || (!g->waiting && !g->closing))
+		return 1000;
+	if (g->closing)
+		return 50; /* (the closes are counted as they come; the deadline is checked) */
+	return g->deadline_ms > now ? (int)(g->deadline_ms - now) + 1 : 0;
+}
+
 bool crafted_gen_finished(const struct crafted_gen *g)
 {
 	return g->kind >= CRAFTED_KINDS;
@@ -230,6 +295,7 @@ uint64_t crafted_gen_close(struct crafted_gen *g)
 	}
 	free(g->only.idx);
 	g->only.idx = NULL;
+	replay_free(&g->replay);
 	peer_sink = NULL;
 	return g->errors;
 }

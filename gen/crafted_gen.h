@@ -2,9 +2,9 @@
 /*
  * The crafted phase as a module of syntwin-server's event loop: the tun peer (tun_peer.h) on
  * tun0, then fuzzed shapes on tun0, then profile shapes as Ethernet frames on tap0, each run
- * the walk syntwin-crafted makes (walk.h), one SYN in flight at a time. The device is an fd of
- * the loop; labels and give-ups go to the server's handler in memory (peer_sink). The planned
- * handshakes and replays stay in syntwin-crafted (their waits are blocking by design).
+ * the walk syntwin-crafted makes (walk.h), then a capture's SYNs (replay.h) on tun0; one SYN in
+ * flight at a time. The device is an fd of the loop; labels and give-ups go to the server's
+ * handler in memory (peer_sink).
  *
  * The loop's part: crafted_gen_step() every round (it starts what may start, and times out),
  * crafted_gen_event() when the device (epoll data.u32 = the tag given) is readable.
@@ -17,15 +17,17 @@
 
 #include "client_msg.h"
 #include "craft.h"
+#include "replay.h"
 #include "rerun.h"
 #include "tun_peer.h"
 #include "walk.h"
 
-enum crafted_kind { CRAFTED_TUN, CRAFTED_FUZZ, CRAFTED_TAP, CRAFTED_KINDS };
+enum crafted_kind { CRAFTED_TUN, CRAFTED_FUZZ, CRAFTED_TAP, CRAFTED_REPLAY, CRAFTED_KINDS };
 
 struct crafted_opts {
 	uint64_t n[CRAFTED_KINDS], seed[CRAFTED_KINDS];	/* 0 connections: the run is left out */
 	const char *profiles;	/* the *.syn directory */
+	const char *replay;	/* the capture file of CRAFTED_REPLAY (its n: the SYNs selected) */
 	const char *rerun;	/* an earlier run's records: only what was not identical */
 	const char *shard;	/* "I/N": only the indexes i % N == I */
 };
@@ -41,14 +43,18 @@ struct crafted_gen {
 	struct walk_syn syn;
 	struct flow flow;
 	uint8_t pkt[CRAFT_MAX];
+	char name[64];		/* a replayed SYN's, for messages */
 	struct syn_out out;
 	struct rerun_set only;
-	uint64_t made, failed, rejected_sent;	/* this run's */
+	struct replay_list replay;	/* CRAFTED_REPLAY's SYNs, and the next one's index */
+	size_t replay_next;
+	uint64_t made, failed, rejected_sent, given_up;	/* this run's */
 	uint64_t errors;	/* every run's failures: they fail the generator */
 };
 
 /* An option of the crafted phase as syntwin-server takes it (--crafted-connections N,
- * --fuzz-seed S, --tap-connections N, --crafted-profiles DIR, ...; @name without "--").
+ * --fuzz-seed S, --tap-connections N, --crafted-profiles DIR, --replay-file F,
+ * --replay-connections N, ...; @name without "--").
  * Returns 1 taken, 0 not one, -1 bad (printed). */
 int crafted_opt(struct crafted_opts *o, const char *name, const char *val);
 /* Is any run asked for? */
@@ -60,6 +66,8 @@ int crafted_gen_open(struct crafted_gen *g, const struct crafted_opts *o,
 void crafted_gen_step(struct crafted_gen *g);
 void crafted_gen_event(struct crafted_gen *g);
 bool crafted_gen_finished(const struct crafted_gen *g);
+/* How long the loop may sleep before crafted_gen_step() is due (at most 1000 ms). */
+int crafted_gen_wait_ms(const struct crafted_gen *g);
 /* The end (the device closed if a run was cut short). Returns the failures of every run. */
 uint64_t crafted_gen_close(struct crafted_gen *g);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Planned handshakes (syntwin-crafted --held-back H --abandoned A --dup-synack D), each with an
- * outcome fixed in advance that the judge must prove from the witness's evidence:
+ * The planned handshakes in syntwin-server's event loop (planned.h), each with an outcome
+ * fixed in advance that the judge must prove from the witness's evidence:
  *   held-back       the first SYN-ACK is held back and the SYN retransmitted into its live
  *                   request, then the handshake completes: the kernel must keep the first copy;
  *   abandon-rst     SYN, SYN-ACK, then an RST from the peer: the request ends;
@@ -12,7 +12,13 @@
  *                   a SYN-ACK and, after the socket's ACK, with that SYN-ACK again (IP ID and
  *                   TSval moved on) before TCP_SAVED_SYN is read: the first must be the one saved.
  * Passive flows are labelled before their SYN (the server judges their captures); each
- * dup-synack socket sends its record (the SYN-ACK its kernel saved) like syntwin-client does.
+ * dup-synack socket sends its record (the SYN-ACK its kernel saved) as the socket generator does.
+ *
+ * One handshake at a time, as a sequence of steps: a step writes what it must and either goes
+ * on to the next at once or waits for one segment from the guest (a SYN-ACK of ours, the
+ * socket's SYN or ACK) until a deadline; the device's readiness or the deadline moves it on.
+ * Everything that can go on without waiting does so in the same call, so an abandon-close
+ * group's four SYNs and its listeners' close are milliseconds apart.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -21,14 +27,15 @@
 #include <netinet/tcp.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "mono_time.h"
 #include "net_helpers.h"
+#include "planned.h"
 #include "rng.h"
 #include "topology.h"
-#include "tun_peer.h"
 
 #define PLAN_SPORT 58000	/* above the profile run's ports (30000 + 28000) */
 #define CLOSE_PORT TOPO_CLOSE_PORT	/* abandon-close listeners: mode 1, and mode 2 on the next */
@@ -36,11 +43,17 @@
 /* A request's first timer fires 1 s (TCP_TIMEOUT_INIT) after its SYN-ACK: the listeners of an
  * abandon-close group are closed well before, or the plan failed. */
 #define CLOSE_BEFORE_MS 800
+#define ANSWER_WAIT_MS 3000	/* for a SYN-ACK, the socket's SYN or its ACK */
+#define CHALLENGE_WAIT_MS 1000	/* for the kernel's answer to the duplicate SYN-ACK */
+#define CLOSES_WAIT_MS 1500
 
-enum plan_kind { PLAN_HELD_BACK, PLAN_ABANDON_RST, PLAN_ABANDON_EXPIRE, PLAN_ABANDON_CLOSE,
-		 PLAN_DUP_SYNACK };
 static const char *const plan_gen[] = { "held-back", "abandon-rst", "abandon-expire",
 					"abandon-close", "dup-synack" };
+
+/* The steps of a handshake: ST_BEGIN starts the next one; the others are reached when what
+ * they wait for came (or, for ST_DUP_CHALLENGE, when the wait ended either way). */
+enum plan_step { ST_BEGIN, ST_SYNACK, ST_SYNACK_AGAIN, ST_DUP_SYN, ST_DUP_ACK, ST_DUP_CHALLENGE,
+		 ST_CLOSING, ST_DONE };
 
 /* A Linux-like SYN with timestamps, TSval @tsval: MSS, SACK-permitted, TS, NOP, WS 7. */
 static void plan_shape(int family, uint32_t tsval, uint16_t ipid, struct syn_shape *s)
@@ -66,50 +79,37 @@ static int plan_write(const struct syn_shape *s, const struct flow *f, uint32_t 
 	return dev_write(pkt, len) == (ssize_t)len ? 0 : -1;
 }
 
-/*
- * One planned passive handshake @k of @kind: the SYN; its SYN-ACK read and held back (never
- * answered). held-back: the SYN again (a retransmission: IP ID, flow label and TSval moved on),
- * which reaches the live request; its second SYN-ACK is answered and the connection made.
- * abandon-rst: an RST (seq ISN + 1) ends the request. abandon-expire and abandon-close: nothing
- * more. Returns 0, or -1 on a local error or a missing answer.
- */
-static int plan_one(enum plan_kind kind, uint64_t k, uint64_t *rng)
+/* A segment of ours (@flags, @seq, @ack, TSval @tsval, TSecr @tsecr) on the handshake's flow. */
+static int seg_write(struct planned_gen *g, uint8_t flags, uint32_t seq, uint32_t ack,
+		     uint32_t tsval, uint32_t tsecr)
 {
-	int family = k % 2 ? 6 : 4;
-	uint16_t sport = (uint16_t)(PLAN_SPORT + k);
-	uint16_t dport = (uint16_t)((kind == PLAN_ABANDON_CLOSE ? CLOSE_PORT : TOPO_PORT_BASE) + (k / 2) % 2);
-	uint32_t isn = (uint32_t)rng_next(rng), tsval = (uint32_t)rng_next(rng) >> 1;
-	struct active_msg m = { .index = k, .seed = run_seed };
-	struct syn_shape s;
-	struct flow f;
-	struct seg sa;
 	uint8_t pkt[CRAFT_MAX];
-	size_t n;
+	size_t n = craft_segment(&g->s, &g->f, flags, seq, ack, tsval, tsecr, pkt);
 
-	plan_shape(family, tsval, (uint16_t)(k * 7 + 1), &s);
-	f = flow_of(&s, sport, dport);
-	snprintf(m.gen, sizeof(m.gen), "%s", plan_gen[kind]);
-	snprintf(m.knobs, sizeof(m.knobs), "%s", s.name);
-	port_tsval[sport] = tsval + 1;
-	if (tell_flow(CLIENT_GEN, family, sport, dport, isn, &m) || plan_write(&s, &f, isn))
-		return -1;
-	if (!pump(3000, sport, isn, &sa))
-		return -1;
-	if (kind == PLAN_ABANDON_RST) {
-		n = craft_segment(&s, &f, 0x04, isn + 1, 0, 0, 0, pkt);
-		return dev_write(pkt, n) == (ssize_t)n ? 0 : -1;
-	}
-	if (kind != PLAN_HELD_BACK)
-		return 0;
-	plan_shape(family, tsval + 1, (uint16_t)(k * 7 + 2), &s);
-	if (plan_write(&s, &f, isn) || !pump(3000, sport, isn, &sa))
-		return -1;
-	n = craft_segment(&s, &f, 0x10, isn + 1, sa.seq + 1, tsval + 2, sa.has_ts ? sa.tsval : 0,
-			  pkt);
-	if (dev_write(pkt, n) != (ssize_t)n)
-		return -1;
-	note_open(sport);
-	return 0;
+	return dev_write(pkt, n) == (ssize_t)n ? 0 : -1;
+}
+
+/* Wait for a segment @want accepts (with @arg) for @ms, then step @st. */
+static void wait_for(struct planned_gen *g, int st, bool (*want)(const struct seg *, const void *),
+		     const void *arg, int ms)
+{
+	g->st = st;
+	g->want = want;
+	g->want_arg = arg;
+	g->waiting = true;
+	g->deadline_ms = mono_ms() + (uint64_t)ms;
+}
+
+/* --- passive handshakes ---------------------------------------------------------------- */
+
+/* Abandoned handshake @j (0-based): in groups of four (both families, both listener modes),
+ * reset, left to expire, listener closed, and again. */
+static enum plan_kind abandon_kind(uint64_t j)
+{
+	static const enum plan_kind kinds[3] = { PLAN_ABANDON_RST, PLAN_ABANDON_EXPIRE,
+						 PLAN_ABANDON_CLOSE };
+
+	return kinds[(j / 4) % 3];
 }
 
 /* The abandon-close listeners: IPv4 and IPv6, TCP_SAVE_SYN 1 on CLOSE_PORT, 2 on the next. */
@@ -127,26 +127,99 @@ static int close_listeners_open(int fd[4])
 	return 0;
 }
 
+static void close_listeners(int fd[4])
+{
+	for (int l = 0; l < 4; l++) {
+		if (fd[l] >= 0)
+			close(fd[l]);
+		fd[l] = -1;
+	}
+}
+
+/* Is passive handshake @i the first (@first) or last of an abandon-close group? */
+static bool close_group_edge(const struct planned_gen *g, uint64_t i, bool first)
+{
+	uint64_t j = i - g->p.held_back;
+
+	if (i < g->p.held_back || abandon_kind(j) != PLAN_ABANDON_CLOSE)
+		return false;
+	return first ? j % 4 == 0 : j % 4 == 3 || j + 1 == g->p.abandoned;
+}
+
+/* Passive handshake g->i begins: (its group's listeners opened,) its label, its SYN; then its
+ * SYN-ACK is awaited. Returns 0 or -1. */
+static int passive_begin(struct planned_gen *g)
+{
+	uint64_t k = g->i, j = k - g->p.held_back;
+	int family = k % 2 ? 6 : 4;
+	uint16_t sport = (uint16_t)(PLAN_SPORT + k), dport;
+	struct active_msg m = { .index = k, .seed = run_seed };
+
+	g->kind = k < g->p.held_back ? PLAN_HELD_BACK : abandon_kind(j);
+	dport = (uint16_t)((g->kind == PLAN_ABANDON_CLOSE ? CLOSE_PORT : TOPO_PORT_BASE) + (k / 2) % 2);
+	if (close_group_edge(g, k, true)) {
+		if (close_listeners_open(g->lfd))
+			return -1;
+		g->t0 = mono_ms();
+	}
+	g->isn = (uint32_t)rng_next(&g->rng);
+	g->tsval = (uint32_t)rng_next(&g->rng) >> 1;
+	plan_shape(family, g->tsval, (uint16_t)(k * 7 + 1), &g->s);
+	g->f = flow_of(&g->s, sport, dport);
+	snprintf(m.gen, sizeof(m.gen), "%s", plan_gen[g->kind]);
+	snprintf(m.knobs, sizeof(m.knobs), "%s", g->s.name);
+	port_tsval[sport] = g->tsval + 1;
+	if (tell_flow(CLIENT_GEN, family, sport, dport, g->isn, &m) || plan_write(&g->s, &g->f, g->isn))
+		return -1;
+	g->sa_of = (struct synack_of){ sport, g->isn };
+	wait_for(g, ST_SYNACK, is_synack_of, &g->sa_of, ANSWER_WAIT_MS);
+	return 0;
+}
+
+/* Its SYN-ACK came (held back: never answered). abandon-rst: an RST (seq ISN + 1) ends the
+ * request; held-back: the SYN again (a retransmission: IP ID, flow label and TSval moved on),
+ * which reaches the live request, and its second SYN-ACK is awaited; the others: nothing more.
+ * Returns 0, 1 when the handshake is over, or -1. */
+static int passive_synack(struct planned_gen *g)
+{
+	if (g->kind == PLAN_ABANDON_RST)
+		return seg_write(g, 0x04, g->isn + 1, 0, 0, 0) ? -1 : 1;
+	if (g->kind != PLAN_HELD_BACK)
+		return 1;
+	plan_shape(g->s.family, g->tsval + 1, (uint16_t)(g->i * 7 + 2), &g->s);
+	if (plan_write(&g->s, &g->f, g->isn))
+		return -1;
+	wait_for(g, ST_SYNACK_AGAIN, is_synack_of, &g->sa_of, ANSWER_WAIT_MS);
+	return 0;
+}
+
+/* The held-back handshake's second SYN-ACK came: the ACK makes the connection. 1 or -1. */
+static int passive_complete(struct planned_gen *g)
+{
+	if (seg_write(g, 0x10, g->isn + 1, g->got.seq + 1, g->tsval + 2,
+		      g->got.has_ts ? g->got.tsval : 0))
+		return -1;
+	note_open(g->sa_of.sport);
+	return 1;
+}
+
 /* --- dup-synack ------------------------------------------------------------------------ */
 
-struct from_port {
-	uint16_t port;
-	uint32_t ack;
-};
-
-static bool is_syn_from(const struct seg *g, const void *arg)
+static bool is_syn_from(const struct seg *s, const void *arg)
 {
-	return g->sport == ((const struct from_port *)arg)->port && (g->flags & 0x12) == 0x02;
+	const struct planned_gen *g = arg;
+
+	return s->sport == g->w_port && (s->flags & 0x12) == 0x02;
 }
 
-static bool is_ack_from(const struct seg *g, const void *arg)
+static bool is_ack_from(const struct seg *s, const void *arg)
 {
-	const struct from_port *w = arg;
+	const struct planned_gen *g = arg;
 
-	return g->sport == w->port && (g->flags & 0x17) == 0x10 && g->ack == w->ack;
+	return s->sport == g->w_port && (s->flags & 0x17) == 0x10 && s->ack == g->w_ack;
 }
 
-/* Our socket of dup-synack @k: TCP_SAVE_SYN @mode, connecting (non-blocking) to the peer. */
+/* Our socket: TCP_SAVE_SYN @mode, connecting (non-blocking) to the peer; its port in *@lport. */
 static int dup_socket(int af, int mode, uint16_t *lport)
 {
 	char self[INET6_ADDRSTRLEN], peer[INET6_ADDRSTRLEN];
@@ -176,161 +249,309 @@ fail:
 	return -1;
 }
 
-/* The SYN-ACK of @k answering @syn, with IP ID and TSval moved on by @again. */
-static int dup_write_synack(uint64_t k, const struct seg *syn, uint32_t isn, uint32_t tsval,
-			    int again)
+/* The SYN-ACK answering the socket's SYN, with IP ID and TSval moved on by @again. */
+static int dup_write_synack(struct planned_gen *g, int again)
 {
-	struct syn_shape s;
-	struct flow f;
+	const struct seg *syn = &g->syn;
+	uint64_t k = g->i - g->p.held_back - g->p.abandoned;
 	uint8_t pkt[CRAFT_MAX];
 	size_t n;
 
-	plan_shape(syn->family, tsval + (uint32_t)again, (uint16_t)(k * 7 + 1 + again), &s);
-	s.flags = 0x12;
+	plan_shape(syn->family, g->tsval + (uint32_t)again, (uint16_t)(k * 7 + 1 + again), &g->s);
+	g->s.flags = 0x12;
 	for (int b = 0; b < 4; b++) /* TSecr: the socket's SYN's TSval */
-		s.tcpopt[12 + b] = syn->has_ts ? (uint8_t)(syn->tsval >> (24 - 8 * b)) : 0;
-	f = flow_of(&s, DUP_PEER_PORT, syn->sport);
-	n = craft_synack(&s, &f, isn, syn->seq + 1, pkt);
-	port_tsval[DUP_PEER_PORT] = tsval + (uint32_t)again;
+		g->s.tcpopt[12 + b] = syn->has_ts ? (uint8_t)(syn->tsval >> (24 - 8 * b)) : 0;
+	g->f = flow_of(&g->s, DUP_PEER_PORT, syn->sport);
+	n = craft_synack(&g->s, &g->f, g->isn, syn->seq + 1, pkt);
+	port_tsval[DUP_PEER_PORT] = g->tsval + (uint32_t)again;
 	return dev_write(pkt, n) == (ssize_t)n ? 0 : -1;
 }
 
-/* The record of dup-synack @k: the SYN-ACK headers its kernel saved, for the server. */
-static int dup_send_record(uint64_t k, int fd, int af, int mode)
+/* Dup-synack g->i begins: its socket connects; its SYN is awaited. 0 or -1. */
+static int dup_begin(struct planned_gen *g)
 {
-	struct active_msg m = { .kind = ACTIVE_RECORD, .family = af, .mode = mode, .index = k,
-				.seed = run_seed };
+	uint64_t k = g->i - g->p.held_back - g->p.abandoned;
+
+	g->kind = PLAN_DUP_SYNACK;
+	g->af = k % 2 ? AF_INET6 : AF_INET;
+	g->mode = (int)(k / 2) % 2 + 1;
+	g->isn = (uint32_t)rng_next(&g->rng);
+	g->tsval = (uint32_t)rng_next(&g->rng) >> 1;
+	g->fd = dup_socket(g->af, g->mode, &g->w_port);
+	if (g->fd < 0)
+		return -1;
+	g->w_ack = g->isn + 1;
+	wait_for(g, ST_DUP_SYN, is_syn_from, g, ANSWER_WAIT_MS);
+	return 0;
+}
+
+/* The record: the SYN-ACK headers the socket's kernel saved, for the server. 0 or -1. */
+static int dup_send_record(struct planned_gen *g)
+{
+	struct active_msg m = { .kind = ACTIVE_RECORD, .family = g->af, .mode = g->mode,
+				.index = g->i - g->p.held_back - g->p.abandoned, .seed = run_seed };
 	socklen_t cl = sizeof(m.cookie);
 	size_t need = 0;
 
-	if (getsockopt(fd, SOL_SOCKET, SO_COOKIE, &m.cookie, &cl))
+	if (getsockopt(g->fd, SOL_SOCKET, SO_COOKIE, &m.cookie, &cl))
 		return -1;
-	socket_addr(fd, 0, m.client, &m.client_port);
-	socket_addr(fd, 1, m.server, &m.server_port);
+	socket_addr(g->fd, 0, m.client, &m.client_port);
+	socket_addr(g->fd, 1, m.server, &m.server_port);
 	snprintf(m.gen, sizeof(m.gen), "%s", plan_gen[PLAN_DUP_SYNACK]);
 	snprintf(m.knobs, sizeof(m.knobs), "plan/linux-ts synack");
-	m.native_len = read_saved_syn(fd, m.native, sizeof(m.native), &need);
-	return send(ufd, &m, sizeof(m), 0) == sizeof(m) ? 0 : -1;
+	m.native_len = read_saved_syn(g->fd, m.native, sizeof(m.native), &need);
+	return tell_msg(&m);
+}
+
+/* The socket closed with an RST (no FIN exchange left behind). */
+static void dup_close(struct planned_gen *g)
+{
+	struct linger lin = { .l_onoff = 1, .l_linger = 0 };
+
+	if (g->fd < 0)
+		return;
+	setsockopt(g->fd, SOL_SOCKET, SO_LINGER, &lin, sizeof(lin));
+	close(g->fd);
+	g->fd = -1;
 }
 
 /*
- * Dup-synack @k: our SYN read from the device; a SYN-ACK; the socket's ACK awaited; the SYN-ACK
- * again; the kernel's answer to it (a challenge ACK) awaited a moment, so the duplicate was
- * processed before the read; then the record, and an RST close. 0, or -1 (printed).
+ * The dup-synack steps once what step @st waited for came (@came false: the wait ran out):
+ * the SYN answered with a SYN-ACK, the socket's ACK awaited; the SYN-ACK again, the kernel's
+ * answer to it (a challenge ACK) awaited a moment, so the duplicate was processed before the
+ * read; then the record. Returns 0 (waiting), 1 (over) or -1 (printed).
  */
-static int dup_one(uint64_t k, uint64_t *rng, uint64_t *unanswered)
+static int dup_step(struct planned_gen *g, int st, bool came)
 {
-	int af = k % 2 ? AF_INET6 : AF_INET, mode = (int)(k / 2) % 2 + 1, fd, rc = -1;
-	uint32_t isn = (uint32_t)rng_next(rng), tsval = (uint32_t)rng_next(rng) >> 1;
-	struct linger lin = { .l_onoff = 1, .l_linger = 0 };
-	struct from_port w = { 0 };
-	struct seg syn, ack;
+	uint64_t k = g->i - g->p.held_back - g->p.abandoned;
 
-	fd = dup_socket(af, mode, &w.port);
-	if (fd < 0)
-		return -1;
-	w.ack = isn + 1;
-	if (!pump_until(3000, is_syn_from, &w, &syn))
-		fprintf(stderr, "syntwin-crafted: dup-synack %llu: no SYN from port %u\n",
-			(unsigned long long)k, w.port);
-	else if (dup_write_synack(k, &syn, isn, tsval, 0) || !pump_until(3000, is_ack_from, &w, &ack))
-		fprintf(stderr, "syntwin-crafted: dup-synack %llu: the handshake did not complete\n",
-			(unsigned long long)k);
-	else if (dup_write_synack(k, &syn, isn, tsval, 1))
-		log_err("dup-synack %llu: write the second SYN-ACK", (unsigned long long)k);
-	else
-		rc = 0;
-	if (!rc) {
-		/* no answer is the kernel's business (the judge's), not a failure here */
-		*unanswered += !pump_until(1000, is_ack_from, &w, &ack);
-		rc = dup_send_record(k, fd, af, mode);
-		if (rc)
+	if (st == ST_DUP_CHALLENGE) {
+		g->unanswered += !came; /* the kernel's business (the judge's), not a failure */
+		if (dup_send_record(g)) {
 			log_err("dup-synack %llu: sending its record", (unsigned long long)k);
-	}
-	setsockopt(fd, SOL_SOCKET, SO_LINGER, &lin, sizeof(lin));
-	close(fd);
-	return rc;
-}
-
-static int dup_run(uint64_t n, uint64_t *rng, uint64_t *bad)
-{
-	struct active_msg done = { .kind = ACTIVE_DONE };
-	uint64_t unanswered = 0;
-
-	for (uint64_t k = 0; k < n; k++) {
-		if (dup_one(k, rng, &unanswered))
-			(*bad)++;
-		else
-			done.count++;
-	}
-	if (n && send(ufd, &done, sizeof(done), 0) != sizeof(done)) {
-		log_err("sending the dup-synack summary");
-		(*bad)++;
-	}
-	return (int)unanswered;
-}
-
-/* --- the plan -------------------------------------------------------------------------- */
-
-/* Abandoned handshake @j (0-based): in groups of four (both families, both listener modes),
- * reset, left to expire, listener closed, and again. */
-static enum plan_kind abandon_kind(uint64_t j)
-{
-	static const enum plan_kind kinds[3] = { PLAN_ABANDON_RST, PLAN_ABANDON_EXPIRE,
-						 PLAN_ABANDON_CLOSE };
-
-	return kinds[(j / 4) % 3];
-}
-
-/* Passive handshake @i of the plan, in its group: abandon-close groups open their listeners
- * before the first and close them after the last. */
-static int plan_passive(const struct planned *p, uint64_t i, uint64_t *rng, int lfd[4],
-			uint64_t *t0)
-{
-	uint64_t j = i - p->held_back;
-	enum plan_kind kind = i < p->held_back ? PLAN_HELD_BACK : abandon_kind(j);
-	bool first = kind == PLAN_ABANDON_CLOSE && j % 4 == 0;
-	bool last = kind == PLAN_ABANDON_CLOSE && (j % 4 == 3 || j + 1 == p->abandoned);
-	int rc;
-
-	if (first) {
-		if (close_listeners_open(lfd))
 			return -1;
-		*t0 = mono_ms();
+		}
+		g->dup_made++;
+		return 1;
 	}
-	rc = plan_one(kind, i, rng);
-	if (rc)
-		fprintf(stderr, "syntwin-crafted: planned %s handshake %llu (port %llu) failed\n",
-			plan_gen[kind], (unsigned long long)i, (unsigned long long)(PLAN_SPORT + i));
-	if (last) {
-		uint64_t ms = mono_ms() - *t0;
+	if (!came) {
+		fprintf(stderr, "syntwin-server: dup-synack %llu: %s\n", (unsigned long long)k,
+			st == ST_DUP_SYN ? "no SYN from its socket" : "the handshake did not complete");
+		return -1;
+	}
+	if (st == ST_DUP_SYN) {
+		g->syn = g->got;
+		if (dup_write_synack(g, 0))
+			return -1;
+		wait_for(g, ST_DUP_ACK, is_ack_from, g, ANSWER_WAIT_MS);
+		return 0;
+	}
+	if (dup_write_synack(g, 1)) {
+		log_err("dup-synack %llu: write the second SYN-ACK", (unsigned long long)k);
+		return -1;
+	}
+	wait_for(g, ST_DUP_CHALLENGE, is_ack_from, g, CHALLENGE_WAIT_MS);
+	return 0;
+}
 
-		for (int l = 0; l < 4; l++)
-			if (lfd[l] >= 0)
-				close(lfd[l]);
-		lfd[0] = lfd[1] = lfd[2] = lfd[3] = -1;
+/* --- the sequence ---------------------------------------------------------------------- */
+
+static uint64_t passive_count(const struct planned_gen *g)
+{
+	return g->p.held_back + g->p.abandoned;
+}
+
+/* Handshake g->i is over (@rc < 0: it failed): an abandon-close group's listeners are closed
+ * after its last (in time, or the plan failed), a dup-synack socket closed; the next is due. */
+static void handshake_end(struct planned_gen *g, int rc)
+{
+	bool passive = g->i < passive_count(g), failed = rc < 0;
+
+	if (failed && passive)
+		fprintf(stderr, "syntwin-server: planned %s handshake %llu (port %llu) failed\n",
+			plan_gen[g->kind], (unsigned long long)g->i,
+			(unsigned long long)(PLAN_SPORT + g->i));
+	if (passive && close_group_edge(g, g->i, false)) {
+		uint64_t ms = mono_ms() - g->t0;
+
+		close_listeners(g->lfd);
 		if (ms > CLOSE_BEFORE_MS) {
-			fprintf(stderr, "syntwin-crafted: abandon-close: the listeners closed %llu ms "
+			fprintf(stderr, "syntwin-server: abandon-close: the listeners closed %llu ms "
 				"after the group's first SYN (plan: under %d ms, before any request's "
 				"first timer)\n", (unsigned long long)ms, CLOSE_BEFORE_MS);
-			rc = -1;
+			failed = true;
 		}
 	}
-	return rc;
+	if (!passive)
+		dup_close(g);
+	g->bad += failed;
+	g->i++;
+	g->st = ST_BEGIN;
+	g->waiting = false;
 }
 
-int plan_run(const struct planned *p, uint64_t seed)
+/* Every handshake made: the dup-synack summary sent; the held-back connections' closes are
+ * awaited (ST_CLOSING). */
+static void all_made(struct planned_gen *g)
 {
-	uint64_t rng = seed, bad = 0, t0 = 0;
-	int lfd[4] = { -1, -1, -1, -1 }, unanswered;
+	struct active_msg done = { .kind = ACTIVE_DONE, .count = (uint32_t)g->dup_made };
 
-	for (uint64_t i = 0; i < p->held_back + p->abandoned; i++)
-		bad += plan_passive(p, i, &rng, lfd, &t0) != 0;
-	unanswered = dup_run(p->dup_synack, &rng, &bad);
-	pump_closes(1500); /* FINs of the held-back connections */
+	if (g->p.dup_synack && tell_msg(&done)) {
+		log_err("sending the dup-synack summary");
+		g->bad++;
+	}
+	g->st = ST_CLOSING;
+	g->deadline_ms = mono_ms() + CLOSES_WAIT_MS;
+}
+
+/* The end: its line, the device closed. */
+static void planned_end(struct planned_gen *g)
+{
 	printf("planned: %llu held-back SYN-ACKs (the SYN retransmitted into its request), %llu "
-	       "abandoned handshakes, %llu duplicate SYN-ACKs (%d not answered), %llu failed\n",
-	       (unsigned long long)p->held_back, (unsigned long long)p->abandoned,
-	       (unsigned long long)p->dup_synack, unanswered, (unsigned long long)bad);
-	return bad ? 1 : 0;
+	       "abandoned handshakes, %llu duplicate SYN-ACKs (%llu not answered), %llu failed\n",
+	       (unsigned long long)g->p.held_back, (unsigned long long)g->p.abandoned,
+	       (unsigned long long)g->p.dup_synack, (unsigned long long)g->unanswered,
+	       (unsigned long long)g->bad);
+	fflush(stdout);
+	close_listeners(g->lfd);
+	dup_close(g);
+	if (tun >= 0)
+		close(tun); /* (which takes it off the loop) */
+	tun = -1;
+	g->running = false;
+	g->finished = true;
+	g->st = ST_DONE;
+}
+
+/* Goes on as far as it can without waiting: handshakes begun (one that cannot begin is over,
+ * failed), the closes awaited, the end. */
+static void run(struct planned_gen *g)
+{
+	while (g->running && !g->waiting) {
+		int rc;
+
+		if (g->st == ST_CLOSING) {
+			if (peer_open_count() && mono_ms() < g->deadline_ms)
+				return;
+			planned_end(g);
+			return;
+		}
+		if (g->i == passive_count(g) + g->p.dup_synack) {
+			all_made(g);
+			continue;
+		}
+		rc = g->i < passive_count(g) ? passive_begin(g) : dup_begin(g);
+		if (rc)
+			handshake_end(g, -1);
+	}
+}
+
+/* What step g->st waited for came (@came), or its time ran out: the handshake goes on. */
+static void advance(struct planned_gen *g, bool came)
+{
+	int st = g->st, rc;
+
+	g->waiting = false;
+	if (st == ST_SYNACK || st == ST_SYNACK_AGAIN)
+		rc = !came ? -1 : st == ST_SYNACK ? passive_synack(g) : passive_complete(g);
+	else
+		rc = dup_step(g, st, came);
+	if (rc)
+		handshake_end(g, rc);
+	run(g);
+}
+
+/* The device opened (tun0, in this process's netns: the server's) and on the loop. */
+static int planned_start(struct planned_gen *g)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = g->tag };
+
+	tap_mode = 0;
+	if (peer_addresses(0))
+		return -1;
+	tun = open_tun("tun0");
+	if (tun < 0)
+		return -1;
+	if (epoll_ctl(g->ep, EPOLL_CTL_ADD, tun, &ev)) {
+		log_err("epoll_ctl tun0");
+		close(tun);
+		tun = -1;
+		return -1;
+	}
+	g->running = true;
+	return 0;
+}
+
+int planned_gen_open(struct planned_gen *g, const struct planned *p, uint64_t seed,
+		     int (*sink)(void *ctx, const struct active_msg *m), void *ctx, int ep,
+		     uint32_t tag)
+{
+	*g = (struct planned_gen){ .p = *p, .rng = seed, .ep = ep, .tag = tag, .fd = -1,
+				   .lfd = { -1, -1, -1, -1 } };
+	if (p->held_back + p->abandoned > PLAN_MAX) {
+		fprintf(stderr, "syntwin-server: held-back + abandoned handshakes: at most %d\n",
+			PLAN_MAX);
+		return -1;
+	}
+	peer_sink = sink;
+	peer_sink_ctx = ctx;
+	run_seed = seed;
+	return 0;
+}
+
+void planned_gen_step(struct planned_gen *g)
+{
+	if (g->finished)
+		return;
+	if (!g->running && planned_start(g)) {
+		g->bad++;
+		g->finished = true;
+		return;
+	}
+	if (g->waiting && mono_ms() >= g->deadline_ms)
+		advance(g, false);
+	run(g);
+}
+
+void planned_gen_event(struct planned_gen *g)
+{
+	struct seg s;
+
+	if (!g->running)
+		return;
+	if (!g->waiting) {
+		pump_ready(NULL, NULL, &s); /* FINs answered, closes counted */
+		run(g);
+		return;
+	}
+	if (pump_ready(g->want, g->want_arg, &g->got))
+		advance(g, true);
+}
+
+int planned_gen_wait_ms(const struct planned_gen *g)
+{
+	uint64_t now = mono_ms();
+
+	if (!g->running || (!g->waiting && g->st != ST_CLOSING))
+		return 1000;
+	if (g->st == ST_CLOSING)
+		return 50; /* (the closes are counted as they come; the deadline is checked) */
+	return g->deadline_ms > now ? (int)(g->deadline_ms - now) + 1 : 0;
+}
+
+bool planned_gen_finished(const struct planned_gen *g)
+{
+	return g->finished;
+}
+
+uint64_t planned_gen_close(struct planned_gen *g)
+{
+	if (g->running) {
+		fprintf(stderr, "syntwin-server: the planned handshakes were cut short (at %llu of "
+			"%llu)\n", (unsigned long long)g->i,
+			(unsigned long long)(passive_count(g) + g->p.dup_synack));
+		planned_end(g); /* (what the run owed came: not a failure) */
+	}
+	peer_sink = NULL;
+	return g->bad;
 }

@@ -5,8 +5,9 @@
  * witness watches), reads the SYN-ACK, sends the final ACK (with a timestamp echo when the
  * SYN-ACK had one) so the server accepts a real connection, and answers the server's FIN with
  * RST+ACK (no TIME_WAIT). Before each SYN the server is told the flow, its ISN and what made it
- * (client_msg.h). syntwin-crafted (gen/crafted_main.c) drives it with blocking waits;
- * syntwin-server's crafted phase (gen/crafted_gen.c) from its event loop.
+ * (client_msg.h). syntwin-server drives it from its event loop (gen/planned.c, the planned
+ * handshakes; gen/crafted_gen.c, the crafted phase and replays); syntwin-crafted
+ * (gen/crafted_main.c), by hand, with blocking waits.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -64,7 +65,7 @@ int peer_addresses(int tap)
 			&peer_mac[2], &peer_mac[3], &peer_mac[4], &peer_mac[5]) == 6;
 
 	if (!ok)
-		fprintf(stderr, "syntwin-crafted: common/topology.h has an address that does not parse\n");
+		fprintf(stderr, "syntwin: tun peer: common/topology.h has an address that does not parse\n");
 	return ok ? 0 : -1;
 }
 
@@ -119,6 +120,11 @@ int tell_flow(int kind, int family, uint16_t sport, uint16_t dport, uint32_t isn
 	m->isn = isn;
 	client_msg_flow(m, family == 4 ? AF_INET : AF_INET6, family == 4 ? peer4 : peer6, sport,
 			family == 4 ? (const void *)self4 : self6, dport);
+	return tell_msg(m);
+}
+
+int tell_msg(const struct active_msg *m)
+{
 	if (peer_sink)
 		return peer_sink(peer_sink_ctx, m);
 	return send(ufd, m, sizeof(*m), 0) == sizeof(*m) ? 0 : -1;
@@ -254,7 +260,7 @@ void pump_closes(int ms)
 	while (open_count && (left = ms - ms_since(&t0)) > 0)
 		pump(left < 20 ? (int)left : 20, 0, 0, NULL);
 	if (open_count)
-		fprintf(stderr, "syntwin-crafted: %llu connection(s) not closed by the server in "
+		fprintf(stderr, "syntwin: tun peer: %llu connection(s) not closed by the server in "
 			"%d ms (left to the kernel)\n", (unsigned long long)open_count, ms);
 }
 
@@ -367,7 +373,7 @@ void syn_gave_up(const struct syn_out *o)
 	struct active_msg m = { 0 };
 
 	if (said++ < 5)
-		fprintf(stderr, "syntwin-crafted: no SYN-ACK for %s (port %u)\n", o->name, o->sport);
+		fprintf(stderr, "syntwin: tun peer: no SYN-ACK for %s (port %u)\n", o->name, o->sport);
 	/* the server judges this SYN now rather than wait for its connection */
 	if (tell_flow(CLIENT_GAVE_UP, o->family, o->sport, o->dport, o->isn, &m))
 		log_err("telling the server we gave up on %s", o->name);

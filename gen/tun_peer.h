@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the tun peer's parts share (gen/tun_peer.c: the device, the server channel, reading
- * segments; gen/planned.c: the planned handshakes): one device fd in the server netns, one
- * channel to syntwin-server.
+ * segments; gen/crafted_gen.c and gen/planned.c: the server's loop modules that drive it): one
+ * device fd in the server netns, and where labels go (the server's handler, or a channel).
  */
 #ifndef SYNTWIN_TUN_PEER_H
 #define SYNTWIN_TUN_PEER_H
@@ -48,6 +48,8 @@ struct flow flow_of(const struct syn_shape *s, uint16_t sport, uint16_t dport);
  * the SYN, CLIENT_GAVE_UP when no SYN-ACK came); @m carries gen, knobs, index. 0 or -1. */
 int tell_flow(int kind, int family, uint16_t sport, uint16_t dport, uint32_t isn,
 	      struct active_msg *m);
+/* Sends @m as it is (an active record, a summary) to the sink or the channel. 0 or -1. */
+int tell_msg(const struct active_msg *m);
 /* The label of a crafted (@fuzz: fuzzed) SYN of shape @s, index @i, before it is written. */
 int tell_shape(const struct syn_shape *s, bool fuzz, uint16_t sport, uint16_t dport, uint32_t isn,
 	       uint64_t i);
@@ -104,15 +106,5 @@ uint64_t peer_open_count(void);
 /* The end of a run: pumps until every completed handshake's close has come and its FIN is
  * answered (no server socket left retransmitting into a device nobody reads), at most @ms. */
 void pump_closes(int ms);
-
-/* The planned handshakes (gen/planned.c). */
-struct planned {
-	uint64_t held_back;	/* SYN retransmitted into its request (first SYN-ACK held back) */
-	uint64_t abandoned;	/* in groups of four: reset, left to expire, listener closed */
-	uint64_t dup_synack;	/* active: a socket here gets its SYN-ACK twice */
-};
-#define PLAN_MAX 7000		/* ports PLAN_SPORT.. */
-/* Runs @p; prints what it made. Returns 0, or 1 if any planned handshake failed. */
-int plan_run(const struct planned *p, uint64_t seed);
 
 #endif
