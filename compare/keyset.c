@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "fnv.h"
 
@@ -81,4 +82,33 @@ void keyset_free(struct keyset *s)
 	free(s->slot);
 	free(s->used);
 	*s = (struct keyset){ 0 };
+}
+
+int synack_answers(const struct capture_rec *r, struct capture_key *syn)
+{
+	const __u8 *ip = r->data + r->mac_len, *tcp = ip + r->net_len;
+	size_t alen = r->family == AF_INET6 ? 16 : 4, aoff = r->family == AF_INET6 ? 8 : 12;
+	__u32 ack;
+
+	if (!(r->flags & CAP_F_SYNACK) || (r->flags & (CAP_F_NO_SYN | CAP_F_TRUNCATED)) ||
+	    (size_t)r->mac_len + r->net_len + 20 > r->cap_len || r->cap_len > CAPTURE_MAX ||
+	    (tcp[13] & 0x12) != 0x12)
+		return -1;
+	memset(syn, 0, sizeof(*syn));
+	syn->family = r->family;
+	memcpy(syn->saddr, ip + aoff + alen, alen);
+	memcpy(syn->daddr, ip + aoff, alen);
+	memcpy(&syn->sport, tcp + 2, 2);
+	memcpy(&syn->dport, tcp, 2);
+	ack = (__u32)tcp[8] << 24 | tcp[9] << 16 | tcp[10] << 8 | tcp[11];
+	syn->seq = ack - 1;
+	return 0;
+}
+
+bool late_answer(const struct capture_rec *r, const struct keyset *judged)
+{
+	struct capture_key syn;
+
+	return (r->flags & CAP_F_SYNACK) && !(r->flags & CAP_F_SAVED) && r->copies &&
+	       r->drops >= r->copies && synack_answers(r, &syn) == 0 && keyset_has(judged, &syn);
 }

@@ -27,5 +27,15 @@ bool keyset_has(const struct keyset *s, const struct capture_key *k);
 int keyset_find_below(const struct keyset *s, const struct capture_key *k, unsigned int below,
 		      struct capture_key *found);
 void keyset_free(struct keyset *s);
+/* The key of the SYN that SYN-ACK record @r answers: @r's flow reversed, the ISN its
+ * acknowledgment number less one. Returns 0, or -1 if @r is no SYN-ACK with whole headers. */
+int synack_answers(const struct capture_rec *r, struct capture_key *syn);
+/*
+ * Is @r (with a faulty wire) a SYN-ACK no socket took (every copy dropped by the client's
+ * kernel, none saved) that answers a SYN of @judged, acknowledging its ISN: the server's answer
+ * to a duplicate of that SYN the wire delivered after the first connection was gone (a new
+ * request, so a new ISN)? Not a connection of its own: there is no saved copy to judge.
+ */
+bool late_answer(const struct capture_rec *r, const struct keyset *judged);
 
 #endif

@@ -106,6 +106,8 @@ struct stats {
 	uint64_t late_captures;		/* captures of connections judged bpf-missing */
 	uint64_t late_copies;		/* --netem: copies the wire delivered after their
 					 * connection was judged (same flow and ISN) */
+	uint64_t late_answers;		/* --netem: SYN-ACKs answering a late copy of a judged
+					 * SYN, dropped by the client (late_answer()) */
 	int64_t unclaimed_bindings;	/* bound records the ring delivered that no socket took
 					 * (a second child of one SYN, never accepted); -1 until
 					 * the end */
@@ -1305,6 +1307,11 @@ static int judge_left(const struct capture_key *k, const struct capture_rec *r, 
 		capture_take_flow(u->cc, k, &gone);
 		return 0;
 	}
+	if (wire_faults && late_answer(r, &judged_keys)) {
+		u->st->late_answers++;
+		capture_take_flow(u->cc, k, &gone);
+		return 0;
+	}
 	if (labels_take(&missing_flows, &f, false, 0, 0, &l, &dup) == 0) {
 		/* its connection was judged already, bpf-missing: its binding was evicted */
 		u->st->late_captures++;
@@ -1593,6 +1600,7 @@ static void summary_counts(struct json_out *j, const struct opts *o, const struc
 	json_u64(j, "test_corrupted", st->test_corrupted);
 	json_u64(j, "late_captures", st->late_captures);
 	json_u64(j, "late_copies", st->late_copies);
+	json_u64(j, "late_answers", st->late_answers);
 	if (st->unclaimed_bindings >= 0)
 		json_i64(j, "unclaimed_bindings", st->unclaimed_bindings);
 	else

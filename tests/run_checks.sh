@@ -275,7 +275,7 @@ netem)
 	check [ "$(sj .memory_follower.verdicts)" = 0 ]
 	check [ "$(sj .memory_follower.ctx_overflow)" = 0 ]
 	check "${SYNTWIN_BUILD:?}/tests/knob_wire_check" --lossy "$out/connections.jsonl"
-	echo "netem: $(jc '.copies > 1') records with more than one copy, $(sj .late_copies) late copies, $repeat syncookie repeats, $nochild without a child"
+	echo "netem: $(jc '.copies > 1') records with more than one copy, $(sj .late_copies) late copies, $(sj .late_answers) late answers, $repeat syncookie repeats, $nochild without a child"
 	;;
 crafted)
 	# Every shipped profile shape is accepted and compared; every must-drop one is rejected.

@@ -758,6 +758,83 @@ static void test_keyset(void)
 	keyset_free(&s);
 }
 
+/* A SYN-ACK a k6.12 netem run left unbound (62 bytes, MAC header 14) into @r's data. */
+static void late_synack_bytes(struct capture_rec *r)
+{
+	static const char hex[] = "dab5bb6e737e5a080e741ea908004500003000004000400"
+				  "6aea0c6120002c61200011b59a6274be81917736206e97012faf08c4a0000020405b401030307";
+
+	for (size_t i = 0; i < 62; i++)
+		sscanf(hex + 2 * i, "%2hhx", &r->data[i]);
+}
+
+/* The SYN a SYN-ACK answers: the flow reversed, the ISN its ack - 1. The bytes are a SYN-ACK
+ * a k6.12 netem run left unbound (the server's answer, with a new ISN, to a late duplicate of
+ * a judged SYN, dropped by the client): the key must be that judged SYN's (198.18.0.1:42535 >
+ * 198.18.0.2:7001, ISN 0x736206e8). A SYN, a record without its whole TCP header, a truncated
+ * one and a cookie child's record answer nothing. */
+static void test_synack_answers(void)
+{
+	struct capture_rec r = { .family = AF_INET, .mac_len = 14, .net_len = 20, .tcp_len = 28,
+				 .cap_len = 62, .flags = CAP_F_SYNACK | CAP_F_DROPPED };
+	struct capture_key k, want = { .family = AF_INET, .seq = 0x736206e8,
+				       .sport = htons(42535), .dport = htons(7001),
+				       .saddr = { 198, 18, 0, 1 }, .daddr = { 198, 18, 0, 2 } };
+	struct capture_rec bad;
+
+	late_synack_bytes(&r);
+	CHECK_EQ_INT(synack_answers(&r, &k), 0);
+	CHECK(!memcmp(&k, &want, sizeof(k)), "the key of the SYN the SYN-ACK answers");
+	bad = r;
+	bad.flags = 0;
+	CHECK_EQ_INT(synack_answers(&bad, &k), -1);
+	bad = r;
+	bad.data[14 + 20 + 13] = 0x02; /* the flags: a SYN */
+	CHECK_EQ_INT(synack_answers(&bad, &k), -1);
+	bad = r;
+	bad.cap_len = 14 + 20 + 19;
+	CHECK_EQ_INT(synack_answers(&bad, &k), -1);
+	bad = r;
+	bad.flags |= CAP_F_TRUNCATED;
+	CHECK_EQ_INT(synack_answers(&bad, &k), -1);
+	bad = r;
+	bad.flags |= CAP_F_NO_SYN;
+	CHECK_EQ_INT(synack_answers(&bad, &k), -1);
+}
+
+/* A late answer: that SYN-ACK, both copies dropped, answering a judged SYN. Not one: a copy the
+ * client's kernel took (a drop short), one it saved, a SYN nobody judged, an ISN one off. */
+static void test_late_answer(void)
+{
+	struct capture_rec r = { .family = AF_INET, .mac_len = 14, .net_len = 20, .tcp_len = 28,
+				 .cap_len = 62, .flags = CAP_F_SYNACK | CAP_F_DROPPED, .copies = 2,
+				 .drops = 2 };
+	struct capture_key judged = { .family = AF_INET, .seq = 0x736206e8,
+				      .sport = htons(42535), .dport = htons(7001),
+				      .saddr = { 198, 18, 0, 1 }, .daddr = { 198, 18, 0, 2 } };
+	struct keyset s = { 0 }, other = { 0 };
+	struct capture_rec bad;
+
+	late_synack_bytes(&r);
+	CHECK_EQ_INT(keyset_add(&s, &judged), 0);
+	CHECK(late_answer(&r, &s), "a dropped SYN-ACK answering a judged SYN");
+	bad = r;
+	bad.drops = 1;
+	CHECK(!late_answer(&bad, &s), "a copy the client took is no late answer");
+	bad = r;
+	bad.flags |= CAP_F_SAVED;
+	CHECK(!late_answer(&bad, &s), "a saved SYN-ACK is no late answer");
+	bad = r;
+	bad.copies = bad.drops = 0;
+	CHECK(!late_answer(&bad, &s), "no copy");
+	CHECK(!late_answer(&r, &other), "a SYN nobody judged");
+	judged.seq++;
+	CHECK_EQ_INT(keyset_add(&other, &judged), 0);
+	CHECK(!late_answer(&r, &other), "an ISN one off");
+	keyset_free(&s);
+	keyset_free(&other);
+}
+
 /* A cookie child's origin: the same flow, an ISN 0..3 under the segment's seq - 1 (across the
  * 32-bit wrap too); 4 under, above, or another flow is none. */
 static void test_keyset_below(void)
@@ -787,6 +864,8 @@ static void test_keyset_below(void)
 int main(void)
 {
 	test_keyset();
+	test_synack_answers();
+	test_late_answer();
 	test_keyset_below();
 	test_options();
 	test_labels();
