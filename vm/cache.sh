@@ -8,8 +8,8 @@
 # copy of a base tree stopped with ENOSPC. So the least recently used go, newest kept:
 #   SYNTWIN_KEEP_TREES   (2)   built trees per kernel version: the bases of incremental builds
 #                              (a kernel whose tree went stays usable: bzImage, config, selftests);
-#   SYNTWIN_KEEP_KERNELS (40)  kernel directories per version, about 5 MB each (a test suite
-#                              uses about 25 per version: reference, mutants, test series);
+#   SYNTWIN_KEEP_KERNELS (60)  kernel directories per version, about 5 MB each (a test suite
+#                              uses 21 of 6.1: reference, mutants, test series);
 #   SYNTWIN_KEEP_IMAGES  (20)  guest images;  SYNTWIN_KEEP_LOGS (200) console logs.
 # A kernel build needs SYNTWIN_MIN_FREE_MB (4096) free where the cache is, checked after the
 # pruning: a full disk is said before 2 GB are copied, not found by cp or the compiler.
@@ -18,7 +18,7 @@
 
 cache_bounds() {
 	num_arg "SYNTWIN_KEEP_TREES" "${SYNTWIN_KEEP_TREES:=2}" 1 1000
-	num_arg "SYNTWIN_KEEP_KERNELS" "${SYNTWIN_KEEP_KERNELS:=40}" "$SYNTWIN_KEEP_TREES" 100000
+	num_arg "SYNTWIN_KEEP_KERNELS" "${SYNTWIN_KEEP_KERNELS:=60}" "$SYNTWIN_KEEP_TREES" 100000
 	num_arg "SYNTWIN_KEEP_IMAGES" "${SYNTWIN_KEEP_IMAGES:=20}" 1 100000
 	num_arg "SYNTWIN_KEEP_LOGS" "${SYNTWIN_KEEP_LOGS:=200}" 1 1000000
 	num_arg "SYNTWIN_MIN_FREE_MB" "${SYNTWIN_MIN_FREE_MB:=4096}" 0 1000000000
