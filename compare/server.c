@@ -1958,8 +1958,11 @@ static void accept_all(struct loop *L, int i)
 static void poll_round(struct loop *L)
 {
 	struct epoll_event evs[16];
-	int wait = generators_wait_ms(&gens);
-	int n = epoll_wait(L->ep, evs, 16, L->ctx.rep->lines_buffered && wait > FLUSH_MS ? FLUSH_MS : wait);
+	int wait = generators_wait_ms(&gens), n;
+
+	if (L->ctx.rep->lines_buffered && wait > FLUSH_MS)
+		wait = FLUSH_MS; /* (the buffered records are due on disk) */
+	n = epoll_wait(L->ep, evs, 16, wait);
 
 	for (int e = 0; e < n; e++) {
 		uint32_t tag = evs[e].data.u32;
