@@ -54,6 +54,10 @@
 #define TOPO_CLOSE_PORT 7003
 #define TOPO_DUP_PEER_PORT 9001		/* the duplicate-SYN-ACK peer on tun0 */
 #define TOPO_CLIENT_SPORT_BASE 10000	/* the socket client's explicit source ports */
+/* Every other socket connection's source port: number i's is BASE + i for i < SPAN (the client
+ * netns's ephemeral range, 32768-60999), so no 4-tuple repeats; later ones, the kernel's. */
+#define TOPO_CLIENT_AUTO_PORT_BASE 32768
+#define TOPO_CLIENT_AUTO_PORT_SPAN 28232
 #define TOPO_CRAFTED_SPORT_BASE 30000	/* the crafted peer's source ports */
 
 #endif

@@ -264,13 +264,50 @@ static int socket_knobs(int fd, const struct knobs *k, const struct sock_gen_opt
 	return k->md5 ? md5_key_for(fd, k->family, v6 ? o->s6 : o->s4) : 0;
 }
 
+/*
+ * Connection @i's source port when no knob sets one: a function of its number for the first
+ * TOPO_CLIENT_AUTO_PORT_SPAN connections, the kernel's choice (0) after them. A port the
+ * kernel picks at random sometimes repeated the 4-tuple of a connection closed a moment before
+ * (the server's side of it in TIME_WAIT): the server dropped that SYN and took it when it came
+ * again a second later, so the same seeded run (or its shards) differed in copies from boot to
+ * boot. By number no 4-tuple
+ * repeats, and a connection has the same port in a run, its shards and its rerun. Past the
+ * span numbers would repeat every 4-tuple of 28,232 connections earlier, still in the server's
+ * TIME_WAIT (a SYN taken through TIME_WAIT gets no syncookie, so a big run's syncookie tail
+ * would lose its cookies): there the kernel chooses, as before.
+ */
+static uint16_t auto_port(uint64_t i)
+{
+	return i < TOPO_CLIENT_AUTO_PORT_SPAN ? (uint16_t)(TOPO_CLIENT_AUTO_PORT_BASE + i) : 0;
+}
+
+/* Binds @fd to @addr, port @port; a port by number (@by_number) that is still taken in the
+ * client netns (a socket of this port's last use that has not closed yet) falls back to
+ * the kernel's choice. Returns 0, or -1 (printed). */
+static int bind_source(int fd, int family, const char *addr, uint16_t port, bool by_number)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = make_sockaddr(family, addr, port, &ss);
+
+	if (bind(fd, (struct sockaddr *)&ss, sl) == 0)
+		return 0;
+	if (by_number && errno == EADDRINUSE) {
+		sl = make_sockaddr(family, addr, 0, &ss);
+		if (bind(fd, (struct sockaddr *)&ss, sl) == 0)
+			return 0;
+	}
+	log_err("bind source port %u", port);
+	return -1;
+}
+
 /* A socket of the client netns with every knob applied and bound (so its source port is known
- * before the SYN); the caller's netns is returned to. Returns the fd, or -1 (printed). */
-static int make_socket(struct sock_gen *g, struct knobs *k)
+ * before the SYN), for connection @i; the caller's netns is returned to. Returns the fd, or -1
+ * (printed). */
+static int make_socket(struct sock_gen *g, struct knobs *k, uint64_t i)
 {
 	int v6 = k->family == AF_INET6, fd;
-	struct sockaddr_storage ss;
-	socklen_t sl;
+	const char *addr;
+	uint16_t port;
 
 	if (netns_set(g->ns_client, g->o.netns))
 		return -1;
@@ -285,12 +322,10 @@ static int make_socket(struct sock_gen *g, struct knobs *k)
 	if (k->src_port)
 		k->src_port = pick_port(g);
 	/* MD5 connections come from their own address: the server's key is per peer address. */
-	sl = make_sockaddr(k->family, k->md5 ? (v6 ? TOPO_MD5_CLIENT6 : TOPO_MD5_CLIENT4) :
-					       client_addr(k), (uint16_t)k->src_port, &ss);
-	if (bind(fd, (struct sockaddr *)&ss, sl)) {
-		log_err("bind source port %d", k->src_port);
+	addr = k->md5 ? (v6 ? TOPO_MD5_CLIENT6 : TOPO_MD5_CLIENT4) : client_addr(k);
+	port = k->src_port ? (uint16_t)k->src_port : auto_port(i);
+	if (bind_source(fd, k->family, addr, port, !k->src_port && port))
 		goto fail;
-	}
 	return fd;
 fail:
 	if (fd >= 0)
@@ -525,7 +560,7 @@ static void launch(struct sock_gen *g, struct sock_gen_slot *s)
 				  .data.u32 = g->tag + (uint32_t)(s - g->slots) };
 	int rc;
 
-	s->fd = make_socket(g, &s->k);
+	s->fd = make_socket(g, &s->k, s->i);
 	/* drawn here, in connection order, not when the connect completes: with --parallel K
 	 * the completions come in any order, and a rerun must draw the same */
 	s->check = g->o.active && rng_permille(&g->rng, (unsigned int)g->o.small);
