@@ -52,6 +52,8 @@ int main(int argc, char **argv)
 	NUM(TOPO_CLOSE_PORT);
 	NUM(TOPO_DUP_PEER_PORT);
 	NUM(TOPO_CLIENT_SPORT_BASE);
+	NUM(TOPO_CLIENT_AUTO_PORT_BASE);
+	NUM(TOPO_CLIENT_AUTO_PORT_SPAN);
 	NUM(TOPO_CRAFTED_SPORT_BASE);
 	return fflush(stdout) || ferror(stdout) ? 1 : 0;
 }
