@@ -6,6 +6,7 @@
 #ifndef SYNTWIN_MONO_TIME_H
 #define SYNTWIN_MONO_TIME_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -20,6 +21,20 @@ static inline uint64_t mono_ns(void)
 static inline uint64_t mono_ms(void)
 {
 	return mono_ns() / 1000000;
+}
+
+/* How long a generator's loop may sleep (at most 1000 ms): until @deadline_ms while it is
+ * @waiting for one segment, 50 ms while it is @closing (the closes are counted as they come
+ * and the deadline is checked each time), else the loop's own second. */
+static inline int mono_wait_ms(bool waiting, bool closing, uint64_t deadline_ms)
+{
+	uint64_t now = mono_ms();
+
+	if (closing)
+		return 50;
+	if (!waiting || deadline_ms >= now + 1000)
+		return 1000;
+	return deadline_ms > now ? (int)(deadline_ms - now) + 1 : 0;
 }
 
 #endif

@@ -272,13 +272,7 @@ void crafted_gen_event(struct crafted_gen *g)
 
 int crafted_gen_wait_ms(const struct crafted_gen *g)
 {
-	uint64_t now = mono_ms();
-
-	if (!g->running || (!g->waiting && !g->closing))
-		return 1000;
-	if (g->closing)
-		return 50; /* (the closes are counted as they come; the deadline is checked) */
-	return g->deadline_ms > now ? (int)(g->deadline_ms - now) + 1 : 0;
+	return mono_wait_ms(g->running && g->waiting, g->running && g->closing, g->deadline_ms);
 }
 
 bool crafted_gen_finished(const struct crafted_gen *g)

@@ -530,13 +530,8 @@ void planned_gen_event(struct planned_gen *g)
 
 int planned_gen_wait_ms(const struct planned_gen *g)
 {
-	uint64_t now = mono_ms();
-
-	if (!g->running || (!g->waiting && g->st != ST_CLOSING))
-		return 1000;
-	if (g->st == ST_CLOSING)
-		return 50; /* (the closes are counted as they come; the deadline is checked) */
-	return g->deadline_ms > now ? (int)(g->deadline_ms - now) + 1 : 0;
+	return mono_wait_ms(g->running && g->waiting, g->running && g->st == ST_CLOSING,
+			    g->deadline_ms);
 }
 
 bool planned_gen_finished(const struct planned_gen *g)
