@@ -8,7 +8,8 @@
 #include "decode.h"
 
 const char *const verdict_names[V_MAX] = { "identical", "explained", "differ", "native-missing",
-					   "bpf-missing", "unbound", "connection-failed" };
+					   "bpf-missing", "unbound", "connection-failed",
+					   "cookie-not-due", "cookie-missing", "capture-truncated" };
 const char *const reason_names[R_MAX] = { "", "ipv4-option-rewrite", "syncookie",
 					   "vlan-offload", "rejected-by-kernel", "syn-retransmit",
 					   "witness-map-eviction", "dropped-by-kernel", "abandoned",
@@ -207,6 +208,43 @@ static bool explain_ipv4_rewrite(const struct compare_input *in, const uint8_t *
 	return false;
 }
 
+/*
+ * Bytes equal to the capture where the kernel must have changed them: a mode-2 copy that kept
+ * an in-band VLAN tag (the receive path takes it into skb metadata, skb_vlan_untag(), before
+ * IP and TCP see the packet: the saved MAC header is the 14 bytes without it), or IPv4 RR or
+ * Timestamp options saved as received where 6.1's and 6.12's __ip_options_compile() writes
+ * into them on local delivery. Only one form is right for a given path; the capture says
+ * which. Returns true (verdict and detail set) if the kernel kept the other one.
+ */
+static bool unchanged_but_due(const struct compare_input *in, const uint8_t *view, size_t vlen,
+			      size_t mac, struct compare_result *out)
+{
+	size_t hl = mac < vlen ? (view[mac] & 0x0f) * 4u : 0;
+	uint8_t want[60];
+	long stamp;
+
+	if (in->mode == 2 && mac == 18 && vlen >= 18 &&
+	    ((view[12] == 0x81 && view[13] == 0x00) || (view[12] == 0x88 && view[13] == 0xa8))) {
+		out->verdict = V_DIFFER;
+		out->diff_off = 12;
+		snprintf(out->detail, sizeof(out->detail), "the kernel's MAC header kept the capture's "
+			 "in-band VLAN tag (ethertype %02x%02x): the receive path takes it into skb "
+			 "metadata before TCP saves, so the copy must be the 14-byte header without it",
+			 view[12], view[13]);
+		return true;
+	}
+	if (hl <= 20 || (view[mac] >> 4) != 4 || mac + hl > vlen ||
+	    ipv4_expected_rewrite(view + mac, hl, in->env, want, &stamp) ||
+	    (!memcmp(want, view + mac, hl) && stamp < 0))
+		return false;
+	out->verdict = V_DIFFER;
+	out->diff_off = (long)mac + 20;
+	snprintf(out->detail, sizeof(out->detail), "the kernel saved the IPv4 options as received, "
+		 "but its receive path rewrites them on local delivery (Record Route or Timestamp with "
+		 "room: __ip_options_compile())");
+	return true;
+}
+
 static void describe_diff(const uint8_t *a, const uint8_t *b, size_t len, size_t mac_len,
 			  long off, char *buf, size_t n)
 {
@@ -280,6 +318,8 @@ int classify(const struct compare_input *in, struct compare_result *out)
 				 in->bpf[off + 12], in->bpf[off + 13]);
 			return 0;
 		}
+		if (unchanged_but_due(in, view, vlen, mac, out))
+			return 1;
 		out->verdict = V_IDENTICAL;
 		return 0;
 	}

@@ -9,8 +9,11 @@
 
 /* V_UNBOUND: a SYN the witness captured that no socket took, with no proven drop (unbound.h). */
 /* V_CONN_FAILED: a connection the client saw fail, with no evidence from the wire of why. */
+/* V_COOKIE_NOT_DUE: a connection answered with a syncookie where the plan forced none. */
+/* V_COOKIE_MISSING: a connection the plan put under forced syncookies that got none. */
+/* V_TRUNCATED: the witness's copy was cut at CAPTURE_MAX: what lies past it is unproven. */
 enum verdict { V_IDENTICAL, V_EXPLAINED, V_DIFFER, V_NATIVE_MISSING, V_BPF_MISSING, V_UNBOUND,
-	       V_CONN_FAILED, V_MAX };
+	       V_CONN_FAILED, V_COOKIE_NOT_DUE, V_COOKIE_MISSING, V_TRUNCATED, V_MAX };
 /* R_EVICTED is not an explanation: it names why a bpf-missing record is lost (the witness's LRU
  * maps overflowed), which makes the run partial rather than the kernel wrong. */
 enum reason { R_NONE, R_IPV4_OPTION_REWRITE, R_SYNCOOKIE, R_VLAN_OFFLOAD, R_REJECTED, R_RETRANSMIT,

@@ -77,7 +77,7 @@ int driver_plan(const struct driver_args *a, struct plan_input *in, struct plan 
 	int rc;
 
 	*in = (struct plan_input){ .connections = a->connections, .seed = a->seed, .mix = a->mix,
-				   .active = a->active };
+				   .active = a->active, .declared = a->declared };
 	if (a->rerun)
 		snprintf(sel, sizeof(sel), "--rerun %s", a->rerun);
 	else if (a->shard)

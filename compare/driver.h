@@ -16,7 +16,8 @@
 struct driver_args {
 	uint64_t connections, seed, parallel;
 	const char *mix, *out;
-	bool active;		/* the kernel saves SYN-ACKs (run-guest.sh: TCPSynAckSaved) */
+	bool active;		/* the series declares the SYN-ACK save (provides.h) */
+	const struct provides *declared; /* the series' declaration, for plan.json */
 	const char *rerun;	/* an earlier run's records (DIR/rerun.jsonl) */
 	const char *shard;	/* "I/N", or NULL */
 };

@@ -204,8 +204,64 @@ static int judge_socket(const struct observation *ob, struct compare_result *res
 	return bad;
 }
 
+static bool cookie_reason(enum reason r)
+{
+	return r == R_SYNCOOKIE || r == R_COOKIE_REPEAT || r == R_COOKIE_NO_CHILD;
+}
+
+/*
+ * Syncookies where the plan says, and only there. A cookie explains a missing copy only for a
+ * connection made while the plan forced them: anywhere else (tcp_syncookies=1, a listener
+ * backlog the run never fills) the kernel lost a SYN it had to keep. And a passive socket
+ * made while cookies were forced must come from one, unless its SYN reopened a 4-tuple judged
+ * before (answered from TIME_WAIT: tcp_conn_request() takes no cookie with an ISN given).
+ */
+static int judge_cookie_due(const struct observation *ob, struct compare_result *res, int bad)
+{
+	if (bad || ob->active)
+		return bad;
+	if (cookie_reason(res->reason) && !ob->cookie_due) {
+		snprintf(res->detail, sizeof(res->detail), "explained as %s by the witness's cookie "
+			 "proof, but the plan forced no syncookies for this connection (%s, %s): a "
+			 "SYN the kernel had to keep", reason_names[res->reason],
+			 ob->gen ? ob->gen : "no label", ob->knobs ? ob->knobs : "no knobs named");
+		return unexplained(res, V_COOKIE_NOT_DUE);
+	}
+	if (ob->socket && ob->cookie_due && !ob->flow_reused && !cookie_reason(res->reason) &&
+	    (res->verdict == V_IDENTICAL || res->verdict == V_EXPLAINED)) {
+		snprintf(res->detail, sizeof(res->detail), "the plan forced syncookies for this "
+			 "connection (tcp_syncookies=2) and its 4-tuple was new, yet no cookie made it: "
+			 "the kernel %s", ob->native ? "made a request and saved its SYN" :
+			 "made its socket without a cookie the witness could validate");
+		return unexplained(res, V_COOKIE_MISSING);
+	}
+	return bad;
+}
+
+/*
+ * A copy the witness cut at CAPTURE_MAX proves nothing past its end: a kernel whose copy
+ * stops at the same byte would compare equal. Unexplained, whatever the bytes say, and named
+ * for what it is (the witness's limit, not the kernel's fault).
+ */
+static int judge_truncated(const struct observation *ob, struct compare_result *res, int bad)
+{
+	for (int i = 0; i < ob->n; i++) {
+		if (!ob->copy[i].truncated)
+			continue;
+		snprintf(res->detail, sizeof(res->detail), "the witness's copy %d of %d was cut at "
+			 "%zu bytes (its headers are longer than the capture holds): nothing past that "
+			 "can be compared", i + 1, ob->n, ob->copy[i].len);
+		return unexplained(res, V_TRUNCATED);
+	}
+	return bad;
+}
+
 int judge(const struct observation *ob, struct compare_result *res)
 {
+	int bad;
+
 	*res = (struct compare_result){ .diff_off = -1 };
-	return ob->socket ? judge_socket(ob, res) : judge_no_socket(ob, res);
+	bad = ob->socket ? judge_socket(ob, res) : judge_no_socket(ob, res);
+	bad = judge_truncated(ob, res, bad);
+	return judge_cookie_due(ob, res, bad);
 }

@@ -12,7 +12,10 @@
  *                 (judge.c: syncookie-no-child, a SYN answered with a cookie whose ACK
  *                 never came)
  *   abandoned.c   a planned abandoned handshake: abandoned
- *   judge.c       what holds whatever the bytes say: a must-drop SYN a socket took, the
+ *   judge.c       what holds whatever the bytes say: a copy the witness cut short proves
+ *                 nothing (capture-truncated), a syncookie only where the plan
+ *                 forced them, and one wherever it did (cookie-not-due, cookie-missing),
+ *                 a must-drop SYN a socket took, the
  *                 small-buffer contract, witness-map-eviction (not a verdict on the
  *                 kernel: the run becomes partial), syncookie-repeat (a second child
  *                 of a syncookie connection's SYN, made by a later copy of its cookie ACK),
@@ -77,6 +80,12 @@ struct observation {
 	/* The label: its generator's name (NULL: no label) and what it made. */
 	const char *gen;
 	const char *knobs;
+	/* The plan's word on syncookies for it, never the kernel's: made while the plan forced
+	 * them (tcp_syncookies=2, plan.json's syncookie_at/syncookie_tail), and whether a passive
+	 * connection of its 4-tuple was judged before (a SYN that reopens a 4-tuple the server
+	 * holds in TIME_WAIT is answered from it with an ISN of its own: no cookie). */
+	bool cookie_due;
+	bool flow_reused;
 };
 
 /* Fills @res; returns 1 if the verdict is a failure (unexplained), else 0. */

@@ -45,7 +45,13 @@ def fp_generators($records):
 		 distinct_is_lower_bound: false,
 		 top_ja4t: $top.fp[0], top_p0f_label: $top.fp[1], top_records: $top.n}];
 
-reduce .[1:][] as $s (.[0]; merge2(.; $s; ""))
+# each shard's expectations (compare/expect.h) are its own, made inside its run: kept, each
+# naming its shard; the series' declaration is every shard's (merge.sh checks they are one)
+[.[] | .shard as $sh | (.expectations // [])[] | . + {shard: $sh}] as $expectations
+| .[0].declared as $declared
+| reduce .[1:][] as $s (.[0]; merge2(.; $s; ""))
+| .expectations = $expectations
+| .declared = $declared
 | .memory.slab_bytes_start = null | .memory.slab_bytes_end = null
 | .memory.saved_syn_slab_bytes_start = null | .memory.saved_syn_slab_bytes_end = null
 | .distinct_syn_shapes = ([$records[] | .shape // empty] | unique | length)

@@ -25,7 +25,7 @@ for d in "$@"; do
 		usage_die "merge: $out is one of the shards; choose another OUT"
 done
 for d in "$@"; do
-	for f in summary.json connections.jsonl plan.json syns.pcap mismatches.pcap mismatches.pcapng; do
+	for f in summary.json connections.jsonl plan.json provides syns.pcap mismatches.pcap mismatches.pcapng; do
 		[ -f "$d/$f" ] || usage_die "merge: $d/$f: no such file (a results directory of syntwin run --shard)"
 	done
 done
@@ -41,6 +41,10 @@ printf '%s\n' "$list" | while read -r shard seed mix kernel shash d; do
 	[ "${shard#*/}" = "$n_shards" ] || usage_die "merge: $d is shard $shard: $n_shards directories given"
 	[ "$seed $mix $kernel $shash" = "$(echo "$first" | cut -d' ' -f2-5)" ] ||
 		usage_die "merge: $d is not of the same run as the others (seed, mix, kernel or series)"
+done
+for d in "$@"; do
+	cmp -s "$d/provides" "$1/provides" ||
+		usage_die "merge: $d ran under another series declaration (provides) than $1"
 done
 dups=$(printf '%s\n' "$list" | cut -d' ' -f1 | sort | uniq -d)
 [ -z "$dups" ] || usage_die "merge: shard $dups given twice"
@@ -85,14 +89,22 @@ jq -s --argjson shards "$n_shards" --slurpfile records "$tmp/records.jsonl" \
 	die "merge: the summaries could not be merged"
 # the whole run's plan
 eval "$(jq -r '"pn=\(.connections) pseed=\(.seed) pmix=\(.mix) pactive=\(.active)"' "$1/plan.json")"
+# the series' declaration the shards ran under (the same file in each: checked above)
 "$build/guest/syntwin-plan" --out "$tmp" --connections "$pn" --seed "$pseed" --mix "$pmix" \
-	$([ "$pactive" = true ] && echo --active) || die "merge: the whole run's plan could not be made"
-for f in connections.jsonl summary.json plan.json syns.pcap mismatches.pcap mismatches.pcapng; do
+	--provides "$1/provides" $([ "$pactive" = true ] && echo --active) ||
+	die "merge: the whole run's plan could not be made"
+cp "$1/provides" "$tmp/provides" || die "merge: cannot copy $1/provides"
+for f in connections.jsonl summary.json plan.json provides syns.pcap mismatches.pcap mismatches.pcapng; do
 	[ "$f" = connections.jsonl ] && src=$tmp/records.jsonl || src=$tmp/$f
 	mv "$src" "$out/$f"
 done
 rm -f "$out/timing.json"
 partial=$(jq -r .partial "$out/summary.json") unexplained=$(jq -r .unexplained "$out/summary.json")
-stage "merge: $n_shards shards, $(grep -c '' "$out/connections.jsonl") records, $unexplained unexplained$([ "$partial" = false ] || echo ", PARTIAL"); results in $out"
-# like `syntwin run`: 1 unless every record is identical or explained and no shard was partial
-[ "$partial" = false ] && [ "$unexplained" = 0 ]
+failed=$(jq -r '.expectations_failed // 0' "$out/summary.json")
+jq -r '.expectations[] | select(.ok | not) |
+	"syntwin: expectation failed (shard \(.shard)): \(.name) \(.got), want \(.want) (\(.when))"' \
+	"$out/summary.json" >&2
+stage "merge: $n_shards shards, $(grep -c '' "$out/connections.jsonl") records, $unexplained unexplained, $failed expectation(s) failed$([ "$partial" = false ] || echo ", PARTIAL"); results in $out"
+# like `syntwin run`: 1 unless every record is identical or explained, every shard's
+# expectations held and no shard was partial
+[ "$partial" = false ] && [ "$unexplained" = 0 ] && [ "$failed" = 0 ]

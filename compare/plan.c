@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "json_out.h"
+#include "provides.h"
 
 /* The share of each crafted generator in the default mix, in parts per 100. */
 #define DEFAULT_CRAFTED_PCT 5	/* profile shapes on tun0 */
@@ -91,6 +92,9 @@ char *plan_json(const struct plan_input *in, const struct plan *p)
 	json_u64(&j, "seed", in->seed);
 	json_str(&j, "mix", in->mix);
 	json_bool(&j, "active", in->active);
+	/* what the series declares, the source of every expectation on the kernel (expect.h) */
+	if (in->declared)
+		provides_json(&j, "declared", in->declared);
 	json_bool(&j, "rerun", in->rerun);
 	json_u64(&j, "shard", in->shards > 1 ? in->shard : 0);
 	json_u64(&j, "shards", in->shards > 1 ? in->shards : 1);

@@ -13,12 +13,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct provides;
+
 struct plan_input {
 	uint64_t connections;	/* the size asked for */
 	uint64_t seed;
 	const char *mix;	/* default, sockets, crafted, fuzz, plain, replay */
-	bool active;		/* the kernel saves SYN-ACKs: every socket connection is checked
-				 * in the active direction too */
+	bool active;		/* the series declares the SYN-ACK save (provides.h): every
+				 * socket connection is checked in the active direction too */
+	const struct provides *declared; /* the series' declaration for plan.json, or NULL */
 	/* replay: the SYNs in the capture; rerun: what each generator selects of the earlier
 	 * run's records (its --count), for a rerun of that mix */
 	bool rerun;

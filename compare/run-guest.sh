@@ -3,9 +3,9 @@
 # Guest side of `syntwin run`, the glue only: topology, the wire's faults, the witness, the
 # server netns's sysctls, then syntwin-server, the run's driver (compare/driver.c), which plans
 # the run, makes the connections and judges them. Results go to /mnt/share (the host's --out
-# directory). On a kernel that saves SYN-ACK headers for active opens (kernel-series/VER/0002,
-# seen as the TCPSynAckSaved counter), every socket connection also checks the active
-# direction: the witness watches c0 too.
+# directory). Where the series declares the SYN-ACK save for active
+# opens (its provides file: synack-save, patch 0002), every socket connection also checks the
+# active direction: the witness watches c0 too.
 # usage: run-guest.sh CONNECTIONS SEED SERIES_HASH ENTRIES MIX PARALLEL RERUN SHARD
 #                     [--netem SPEC] [--netem-back SPEC] [SERVER ARGS...]
 # RERUN 1: rerun.jsonl in the share is an earlier run's records (same CONNECTIONS, SEED, MIX);
@@ -59,10 +59,15 @@ rerun_file=
 	{ echo "syntwin: --netem-back '$netem_back': tc refused it (a setup error)" >&2; exit 2; }
 # However this ends, the guest is left as it was (so a test can run it twice in one boot).
 trap 'syntwin-loader detach >/dev/null 2>&1; /src/compare/topology.sh down >/dev/null 2>&1' EXIT
-active='' cdev=''
-if grep -q TCPSynAckSaved /proc/net/netstat; then
-	active=--active cdev="--dev c0@client"
-fi
+# What the series declares (the host copied its provides file here, compare/provides.h), never
+# what the kernel says of itself: a declared SYN-ACK save is checked (the witness on c0 too).
+cdev='' rc=0
+syntwin-plan --provides "$out/provides" --declares synack-save || rc=$?
+case $rc in
+0) cdev="--dev c0@client" ;;
+1) ;;
+*) echo "syntwin: $out/provides: the series' declaration is not valid (a setup error)" >&2; exit 2 ;;
+esac
 # shellcheck disable=SC2086
 syntwin-loader attach --netns server --dev s0 --dev tun0 --dev tap0 $cdev --cgroup /sys/fs/cgroup --entries "$entries" ||
 	{ echo "syntwin: the witness did not attach (a setup error, not a verdict)" >&2; exit 2; }
@@ -96,9 +101,8 @@ ip netns exec server sh -c "echo $((4 * n + 4096)) > /proc/sys/net/ipv4/tcp_max_
 t_attached=$(up)
 rm -f /tmp/server-generated
 src=0
-# shellcheck disable=SC2086 # $active: one flag
 syntwin-server --out "$out" --seed "$seed" --series-hash "$shash" --shard "$shard" \
-	--run-connections "$n" --run-mix "$mix" --run-parallel "$parallel" ${active:+--run-active} \
+	--run-connections "$n" --run-mix "$mix" --run-parallel "$parallel" --provides "$out/provides" \
 	${rerun_file:+--run-rerun "$rerun_file"} --generated-file /tmp/server-generated \
 	--netem "$netem" --netem-back "$netem_back" "$@" || src=$?
 t_end=$(up)

@@ -45,7 +45,9 @@
 #include "native_read.h"
 #include "net_helpers.h"
 #include "netstat.h"
+#include "expect.h"
 #include "parse_num.h"
+#include "provides.h"
 #include "report.h"
 #include "rng.h"
 #include "slabinfo.h"
@@ -75,6 +77,8 @@ struct opts {
 	struct crafted_opts crafted;	/* the crafted phase's (--crafted-*, --fuzz-*, --tap-*) */
 	uint64_t planned_seed;		/* the planned handshakes' (--held-back ...) */
 	bool driver;			/* --run-connections: plan the run and start it (driver.h) */
+	const char *provides;		/* --provides: the series' declaration, in @decl */
+	struct provides decl;
 	struct driver_args run;		/* ... with these */
 };
 
@@ -125,6 +129,11 @@ struct stats {
 	struct fp_stats fp;		/* fingerprints through both witnesses (fp_record.h) */
 	bool partial;
 	bool keys_lost;			/* a judged key not kept (out of memory) */
+	uint64_t cookie_due;		/* passive socket records in the plan's forced-cookie window */
+	uint64_t cookie_due_reopened;	/* ... not a cookie: their 4-tuple reopened (judge.h) */
+	bool counter_present[PROVIDES_MAX]; /* each declared counter, at the start */
+	int64_t synack_saved_base;	/* TCPSynAckSaved at the start, -1 absent */
+	struct expect_list expect;	/* the run's expectations, at its end (expect.h) */
 };
 
 /*
@@ -159,8 +168,11 @@ static const char usage[] =
 	"                      --fuzz-seed S] [--tap-connections N --tap-seed S]\n"
 	"                      [--crafted-profiles DIR] [--crafted-rerun JSONL] [--crafted-shard I/N]\n"
 	"                      [--generated-file F]\n"
-	"                      [--run-connections N --run-mix MIX [--run-active] [--run-rerun JSONL]\n"
-	"                      [--run-parallel K]]\n"
+	"                      [--run-connections N --run-mix MIX [--run-rerun JSONL]\n"
+	"                      [--run-parallel K]] [--provides FILE]\n"
+	"  --provides FILE   what the kernel's series declares it implements (compare/provides.h):\n"
+	"                    the SYN-ACK save (the active direction), its counters; required with\n"
+	"                    --run-connections, nothing declared without it\n"
 	"  --run-connections N  be the guest's driver: plan a run of N connections (plan.json; the\n"
 	"                    seed, shard and --out are this server's) and make it: the planned\n"
 	"                    handshakes, the crafted phase or the replay, the socket connections\n"
@@ -229,7 +241,7 @@ static int sockets_check(struct opts *o)
 static int parse(int argc, char **argv, struct opts *o)
 {
 	struct sock_gen_opts gen;
-	char err[256];
+	char err[512];
 
 	sock_gen_opts_init(&gen);
 	*o = (struct opts){ .gen = gen, .run = { .mix = "default", .parallel = 1 },
@@ -248,10 +260,6 @@ static int parse(int argc, char **argv, struct opts *o)
 		}
 		if (!strcmp(a, "--test-corrupt-covered")) {
 			o->test_corrupt_covered = true;
-			continue;
-		}
-		if (!strcmp(a, "--run-active")) {
-			o->run.active = true;
 			continue;
 		}
 		rc = parse_generators(o, a, v);
@@ -279,7 +287,9 @@ static int parse(int argc, char **argv, struct opts *o)
 			rc = parse_u64_range(a, v, 1, 100000000, &o->run.connections, err,
 					     sizeof(err));
 			o->driver = true;
-		} else if (!strcmp(a, "--run-mix"))
+		} else if (!strcmp(a, "--provides"))
+			o->provides = v;
+		else if (!strcmp(a, "--run-mix"))
 			o->run.mix = v;
 		else if (!strcmp(a, "--run-rerun"))
 			o->run.rerun = v;
@@ -338,6 +348,15 @@ static int parse(int argc, char **argv, struct opts *o)
 	}
 	if (!o->out) {
 		fprintf(stderr, "syntwin-server: --out is required\n%s", usage);
+		return -1;
+	}
+	if (o->driver && !o->provides) {
+		fprintf(stderr, "syntwin-server: --run-connections needs --provides (the series' "
+			"declaration; /dev/null declares nothing)\n");
+		return -1;
+	}
+	if (o->provides && provides_load(o->provides, &o->decl, err, sizeof(err))) {
+		fprintf(stderr, "syntwin-server: --provides %s\n", err);
 		return -1;
 	}
 	return sockets_check(o);
@@ -560,6 +579,16 @@ static struct keyset judged_keys;
 /* The capture key of every connection judged syncookie on its own proof: a later child of the
  * same SYN (a copy of its cookie ACK) is tied to it (judge_cookie_child()). */
 static struct keyset cookie_keys;
+/* The 4-tuples (ISN 0) of the passive connections judged so far: a SYN that reopens one may be
+ * answered from TIME_WAIT, without a cookie (judge.h: flow_reused). */
+static struct keyset passive_flows;
+/* The plan's forced-syncookie window of socket connections (numbers), never the kernel's. */
+static uint64_t cookie_at, cookie_tail;
+
+static bool cookie_due_of(const char *gen, uint64_t index)
+{
+	return gen_index(gen) == GEN_SOCKETS && index >= cookie_at && index - cookie_at < cookie_tail;
+}
 
 /*
  * The judged syncookie connection a cookie child's key @k (the flow, and the segment's seq - 1
@@ -615,7 +644,8 @@ static void view_of(const struct capture_rec *r, struct copy_view *v)
 						capture_drop_reason_name(r->fate_reason) : NULL,
 				 .saved = r->flags & CAP_F_SAVED,
 				 .saved_again = r->flags & CAP_F_SAVED_AGAIN,
-				 .saved_size = r->saved_size };
+				 .saved_size = r->saved_size,
+				 .truncated = r->flags & CAP_F_TRUNCATED };
 }
 
 /* @last (the bound capture) and its earlier copies, taken from syn_copies. */
@@ -723,6 +753,7 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 				  .client_errno = active ? c->client_errno : 0 };
 	struct compare_result res;
 	struct capture_rec rec;
+	struct capture_key flow4;
 	static struct copies cp;
 	uint8_t corrupted[1024];
 	int have_bpf, bad, judged;
@@ -746,12 +777,23 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	ob.evicted = !have_bpf && !ob.cookie_child && capture_evictions(cc) > (long long)st->lost;
 	/* the copy the kernel's bytes are judged against (which_copy.h), -1 if none */
 	judged = copy_that_created(cp.view, cp.n);
+	ob.cookie_due = !active && cookie_due_of(c->gen, c->gen_index);
+	if (!active && have_bpf && !capture_key_of(&rec, &flow4)) {
+		flow4.seq = 0;
+		ob.flow_reused = keyset_has(&passive_flows, &flow4);
+		/* out of memory: a later reopening of it would be cookie-missing (a failure, never a
+		 * false pass) */
+		if (keyset_add(&passive_flows, &flow4))
+			fprintf(stderr, "syntwin: out of memory keeping passive 4-tuples\n");
+	}
+	st->cookie_due += ob.cookie_due;
 	/* TEST ONLY (--test-corrupt K): every K-th record with both copies, so the number made
 	 * wrong does not depend on where the records without a native copy fall */
 	if (judged >= 0 && o->test_corrupt && ob.native && ++st->corrupt_seen % o->test_corrupt == 0 &&
 	    cp.rec[judged].cap_len > 20)
 		cp.rec[judged].data[cp.rec[judged].cap_len - 5] ^= 0x5a;
 	bad = judge(&ob, &res);
+	st->cookie_due_reopened += ob.cookie_due && ob.flow_reused && res.reason != R_SYNCOOKIE;
 	if (o->test_corrupt_covered && ob.native && ob.native_len <= sizeof(corrupted)) {
 		const char *region;
 
@@ -1250,7 +1292,8 @@ static void judge_capture(struct capture_client *cc, const struct capture_key *k
 			  const struct capture_rec *r, const struct label *l, struct report *rep,
 			  struct stats *st)
 {
-	struct observation ob = { .gen = l ? l->gen : NULL, .knobs = l ? l->knobs : NULL };
+	struct observation ob = { .gen = l ? l->gen : NULL, .knobs = l ? l->knobs : NULL,
+				  .cookie_due = l && cookie_due_of(l->gen, l->index) };
 	struct compare_result res;
 	char site[160];
 	struct conn_record c = { .family = k->family, .mode = 0, .direction = "passive",
@@ -1618,6 +1661,9 @@ static void summary_counts(struct json_out *j, const struct opts *o, const struc
 	json_u64(j, "native_missing", st->verdict[V_NATIVE_MISSING]);
 	json_u64(j, "bpf_missing", st->verdict[V_BPF_MISSING]);
 	json_u64(j, "connection_failed", st->verdict[V_CONN_FAILED]);
+	json_u64(j, "cookie_not_due", st->verdict[V_COOKIE_NOT_DUE]);
+	json_u64(j, "cookie_missing", st->verdict[V_COOKIE_MISSING]);
+	json_u64(j, "capture_truncated", st->verdict[V_TRUNCATED]);
 	json_u64(j, "small_buffer_checks", st->small_buffer_checks);
 }
 
@@ -1678,8 +1724,11 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 	summary_tcpext(&j, st);
 	summary_syncookie(&j, st, final);
 	summary_planned(&j, o, st);
-	if (final)
+	if (final) {
 		summary_memory(&j, st);
+		expect_json(&j, &st->expect);
+	}
+	provides_json(&j, "declared", &o->decl);
 	fp_stats_json(&j, &st->fp);
 	json_str(&j, "kernel", u.release);
 	json_str(&j, "series_hash", o->series_hash);
@@ -1815,6 +1864,77 @@ static int checkpoint(const struct opts *o, struct capture_client *cc, struct re
 	return 0;
 }
 
+/* A TcpExt counter's growth since @base (-1: absent now or then). */
+static int64_t growth_of(const char *name, int64_t base)
+{
+	int64_t now = tcpext_counter(name);
+
+	return now < 0 || base < 0 ? -1 : now - base;
+}
+
+static const struct plan *run_plan;	/* the driver's plan, NULL for a server run by hand */
+
+/* What the run saw, for its expectations (expect.h). */
+static void gather_facts(const struct opts *o, struct capture_client *cc, const struct stats *st,
+			 struct expect_facts *f)
+{
+	__u64 cnt[CNT_MAX] = { 0 };
+	uint64_t waiting = 0;
+
+	capture_counters(cc, cnt);
+	capture_each_unbound(cc, count_waiting, &waiting);
+	*f = (struct expect_facts){
+		.plan = run_plan, .decl = &o->decl, .wire_faults = wire_faults,
+		.whole_run = run_plan && !o->run.rerun && !o->shard[0] && strcmp(o->mix, "replay"),
+		.passive = st->conns, .active = st->active, .active_unrecorded = st->active_unrecorded,
+		.records = st->records_written,
+		.gen_sockets = st->gen[GEN_SOCKETS], .gen_crafted = st->gen[GEN_CRAFTED],
+		.gen_tap = st->gen[GEN_TAP], .gen_fuzz = st->gen[GEN_FUZZ],
+		.gen_replay = st->gen[GEN_REPLAY], .gen_held_back = st->gen[GEN_HELD_BACK],
+		.gen_dup_synack = st->gen[GEN_DUP_SYNACK],
+		.abandon_rst = st->gen[GEN_ABANDONED_RST], .abandon_expire = st->gen[GEN_ABANDONED_EXPIRE],
+		.abandon_close = st->gen[GEN_ABANDONED_CLOSE],
+		.proven_held_back = st->proven[GEN_HELD_BACK], .proven_dup_synack = st->proven[GEN_DUP_SYNACK],
+		.proven_rst = st->proven[GEN_ABANDONED_RST], .proven_expire = st->proven[GEN_ABANDONED_EXPIRE],
+		.proven_close = st->proven[GEN_ABANDONED_CLOSE],
+		.syncookie = st->reason[R_SYNCOOKIE], .cookie_repeat = st->reason[R_COOKIE_REPEAT],
+		.cookie_no_child = st->reason[R_COOKIE_NO_CHILD], .rejected = st->reason[R_REJECTED],
+		.duplicate_children = st->duplicate_children,
+		.cookie_due = st->cookie_due, .cookie_due_reopened = st->cookie_due_reopened,
+		.tcp_syn_saved = growth_of("TCPSynSaved", st->tcpext_base[2]),
+		.tcp_cookie_not_saved = growth_of("TCPSynNotSavedCookie", st->tcpext_base[3]),
+		.tcp_tw_overflow = growth_of("TCPTimeWaitOverflow", st->tcpext_base[1]),
+		.tcp_synack_saved = growth_of("TCPSynAckSaved", st->synack_saved_base),
+		.mem_allocs = st->mem.allocs, .mem_frees = st->mem.frees,
+		.mem_double = st->mem_double_confirmed, .mem_unattributed = st->mem.unattributed,
+		.mem_untracked = st->mem.untracked, .mem_verdicts = st->mem_leaks,
+		.mem_ctx_overflow = st->mem.ctx_overflow, .mem_live = st->mem.live,
+		.mem_double_elsewhere = st->mem_double_unconfirmed, .mem_missed = st->mem.missed,
+		.bound = cnt[CNT_BOUND], .bind_miss = cnt[CNT_BIND_MISS],
+		.active_bound = cnt[CNT_ACTIVE_BOUND], .active_bind_miss = cnt[CNT_ACTIVE_BIND_MISS],
+		.ring_drops = cnt[CNT_RING_DROPS], .records_lost = st->lost,
+		.unbound = st->verdict[V_UNBOUND], .waiting = waiting,
+		.unclaimed = st->unclaimed_bindings,
+	};
+	memcpy(f->counter_present, st->counter_present, sizeof(f->counter_present));
+}
+
+/* The run's expectations, each failed one named (the first is what a matrix cell shows). */
+static void check_expectations(const struct opts *o, struct capture_client *cc, struct stats *st)
+{
+	struct expect_facts f;
+	char line[256];
+
+	gather_facts(o, cc, st, &f);
+	expect_all(&f, &st->expect);
+	for (size_t i = 0; i < st->expect.n; i++) {
+		if (st->expect.e[i].ok)
+			continue;
+		expect_line(&st->expect.e[i], line, sizeof(line));
+		fprintf(stderr, "syntwin: expectation failed: %s\n", line);
+	}
+}
+
 /*
  * The end of a run, however it ended: the channel's last messages, every capture no socket
  * took judged, evictions and memory, the syncookie cross-check, the records closed, the final
@@ -1879,6 +1999,8 @@ static int finish_run(const struct opts *o, struct capture_client *cc, struct re
 			(long long)cookie_growth, cookie_rule(st));
 		st->unexplained++;
 	}
+	if (!st->write_errno && !stop)
+		check_expectations(o, cc, st);
 	release_space(o->out);
 	rc |= write_summary(o, cc, st, true);
 	if (rc && !st->write_errno)
@@ -1892,7 +2014,10 @@ static int finish_run(const struct opts *o, struct capture_client *cc, struct re
 	capture_client_close(cc);
 	if (rc || st->write_errno)
 		return 2;
-	return st->unexplained || st->partial ? 1 : 0;
+	if (st->expect.failed)
+		fprintf(stderr, "syntwin: %zu of %zu expectations failed (summary.json: expectations)\n",
+			st->expect.failed, st->expect.n);
+	return st->unexplained || st->partial || st->expect.failed ? 1 : 0;
 }
 /* Every generator is done: the uptime now (/proc/uptime's clock) to --generated-file, where
  * run-guest.sh takes the end of the connections' time from. */
@@ -2032,6 +2157,31 @@ static void serve(struct loop *L)
 
 /* The run's start: the witness, the results, the listeners and the channel, the ready file,
  * the start-of-run counters and a first summary marked partial. Returns 0, or -1 (printed). */
+/*
+ * What the series declares decides what the kernel's counters are held to: the syncookie
+ * cross-check's counter is the series' TCPSynNotSavedCookie where it declares it, else the
+ * stock SyncookiesRecv; a declared counter this kernel lacks fails the run at its end
+ * (expect.h), named here at once. The kernel's own list of counters decides nothing.
+ */
+static void declare_counters(const struct opts *o, struct stats *st)
+{
+	char what[512];
+
+	provides_describe(&o->decl, what, sizeof(what));
+	printf("declared by the series: %s\n", what);
+	st->cookie_counter = provides_counter(&o->decl, "TCPSynNotSavedCookie") ?
+			    "TCPSynNotSavedCookie" : "SyncookiesRecv";
+	for (size_t i = 0; i < o->decl.ncounters; i++) {
+		st->counter_present[i] = tcpext_counter(o->decl.counter[i]) >= 0;
+		if (!st->counter_present[i])
+			fprintf(stderr, "syntwin: the series declares TcpExt counter %s, and this kernel "
+				"has no counter of that name (the run fails)\n", o->decl.counter[i]);
+	}
+	st->synack_saved_base = tcpext_counter("TCPSynAckSaved");
+	if (o->sockets)
+		cookie_at = (uint64_t)o->gen.cookie_at, cookie_tail = o->gen.cookie_tail;
+}
+
 static int setup(struct loop *L, struct opts *o, struct capture_client *cc, struct report *rep,
 		 struct stats *st)
 {
@@ -2048,8 +2198,7 @@ static int setup(struct loop *L, struct opts *o, struct capture_client *cc, stru
 	}
 	rep->hex_all = o->hex_all;
 	synack_retries = (unsigned int)read_sysctl_uint("/proc/sys/net/ipv4/tcp_synack_retries");
-	st->cookie_counter = tcpext_counter("TCPSynNotSavedCookie") >= 0 ? "TCPSynNotSavedCookie" :
-									    "SyncookiesRecv";
+	declare_counters(o, st);
 	st->cookies_base = tcpext_counter(st->cookie_counter);
 	for (int i = 0; i < 4; i++)
 		st->tcpext_base[i] = tcpext_counter(tcpext_names[i]);
@@ -2093,6 +2242,9 @@ static int driver_configure(struct opts *o, struct plan *p)
 
 	a->seed = o->seed;
 	a->out = o->out;
+	/* what is tested comes from the series' declaration, never from the kernel */
+	a->active = o->decl.synack_save;
+	a->declared = &o->decl;
 	a->shard = o->shard[0] ? o->shard : NULL;
 	if (driver_plan(a, &in, p))
 		return -1;
@@ -2147,6 +2299,8 @@ int main(int argc, char **argv)
 
 	if (parse(argc, argv, &o) || (o.driver && driver_configure(&o, &plan)))
 		return 2;
+	if (o.driver)
+		run_plan = &plan;
 	if (!o.driver)
 		o.planned_seed = o.seed + 3; /* (the plan's choice: plan.c) */
 	if (!o.test_fault != !o.test_fault_after) {

@@ -162,6 +162,26 @@ static int judge_other_saves(const struct copies_input *ci, int c, struct compar
 }
 
 /*
+ * TCP_SAVED_SYN returned nothing (a syncookie child, or a copy missing): then the kernel may
+ * have allocated nothing for the copy that made the connection, nor for any later copy or one
+ * it dropped (a copy before @c that was not dropped made an earlier request of its own).
+ */
+static int judge_nothing_saved(const struct copies_input *ci, int c, struct compare_result *res)
+{
+	for (int j = 0; j < ci->n; j++) {
+		const struct copy_view *o = &ci->copy[j];
+
+		if (!o->saved || (j < c && !o->dropped))
+			continue;
+		snprintf(res->detail, sizeof(res->detail), "the kernel allocated a saved copy (%u bytes) "
+			 "while processing copy %d of %d, yet TCP_SAVED_SYN returned nothing",
+			 o->saved_size, j + 1, ci->n);
+		return differ(res);
+	}
+	return 0;
+}
+
+/*
  * The allocation: one, made for copy @c (or a copy of the same bytes: same_copy()), of
  * SAVED_SYN_HDR + the bytes read back.
  */
@@ -171,8 +191,10 @@ static int judge_memory(const struct copies_input *ci, int c, struct compare_res
 	size_t want = SAVED_SYN_HDR + ci->in->native_len;
 	int allocs = 0;
 
-	if (!ci->mem_followed || !ci->in->native)
+	if (!ci->mem_followed)
 		return 0;
+	if (!ci->in->native)
+		return judge_nothing_saved(ci, c, res);
 	for (int j = 0; j < ci->n; j++)
 		if (ci->copy[j].saved && same_copy(&ci->copy[j], &ci->copy[c])) {
 			v = &ci->copy[j];

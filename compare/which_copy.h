@@ -37,6 +37,7 @@ struct copy_view {
 	bool saved;		/* the kernel allocated a saved copy while processing it */
 	bool saved_again;	/* ... more than once */
 	uint32_t saved_size;	/* requested bytes, with saved */
+	bool truncated;		/* cut at CAPTURE_MAX (CAP_F_TRUNCATED): @len is not the whole */
 };
 
 struct copies_input {

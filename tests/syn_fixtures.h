@@ -19,6 +19,17 @@ static const uint8_t syn_rr[] = {
 	0x03, 0x07,
 };
 
+/* syn_rr with its Record Route full (pointer 12, past its 11 bytes): the receive path has no
+ * slot to write, so the kernel keeps the options as they came. */
+static const uint8_t syn_full[] = {
+	0x48, 0x00, 0x00, 0x48, 0x12, 0x34, 0x40, 0x00, 0x40, 0x06, 0x00, 0x00,
+	198, 18, 0, 1, 198, 18, 0, 2,
+	0x01, 0x07, 0x0b, 0x0c, 198, 18, 0, 7, 198, 18, 0, 8,	/* NOP, RR len 11 ptr 12 */
+	0x9c, 0x40, 0x1b, 0x59, 0, 0, 0, 1, 0, 0, 0, 0, 0xa0, 0x02, 0xfa, 0xf0, 0, 0, 0, 0,
+	0x02, 0x04, 0x05, 0xb4, 0x04, 0x02, 0x08, 0x0a, 0, 0, 0, 1, 0, 0, 0, 0, 0x01, 0x03,
+	0x03, 0x07,
+};
+
 /* IPv6 SYN with a hop-by-hop (8 bytes) and a destination-options header (8 bytes). */
 static const uint8_t syn6[] = {
 	0x60, 0, 0, 0, 0, 36, 0, 64,

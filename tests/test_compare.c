@@ -117,6 +117,14 @@ static void test_vlan(const uint8_t *framed, size_t len)
 	tagged[len + 4 - 3] ^= 1; /* a TCP byte differs too */
 	CHECK_EQ_INT(classify(&in, &r), 1);
 	tagged[len + 4 - 3] ^= 1;
+	/* the kernel's copy with the tag kept, byte for byte the capture: not this path's form */
+	in.native = tagged;
+	in.native_len = len + 4;
+	CHECK_EQ_INT(classify(&in, &r), 1);
+	CHECK_EQ_INT(r.verdict, V_DIFFER);
+	CHECK_STR_CONTAINS(r.detail, "kept the capture's in-band VLAN tag (ethertype 8100)");
+	in.native = framed;
+	in.native_len = len;
 	tagged[12] = 0x12; /* not a tag ethertype */
 	CHECK_EQ_INT(classify(&in, &r), 1);
 }
@@ -242,8 +250,13 @@ static void test_classify(void)
 	uint8_t native[sizeof(syn_rr)];
 	struct compare_result r;
 
-	CHECK_EQ_INT(run(syn_rr, sizeof(syn_rr), syn_rr, sizeof(syn_rr), false, &r), 0);
+	/* A full Record Route: nothing to write, kept as it came. */
+	CHECK_EQ_INT(run(syn_full, sizeof(syn_full), syn_full, sizeof(syn_full), false, &r), 0);
 	CHECK_EQ_INT(r.verdict, V_IDENTICAL);
+	/* One with room saved as received: the receive path writes into it, so not this form. */
+	CHECK_EQ_INT(run(syn_rr, sizeof(syn_rr), syn_rr, sizeof(syn_rr), false, &r), 1);
+	CHECK_EQ_INT(r.verdict, V_DIFFER);
+	CHECK_STR_CONTAINS(r.detail, "saved the IPv4 options as received");
 
 	rewritten_rr(native);
 	CHECK_EQ_INT(run(native, sizeof(native), syn_rr, sizeof(syn_rr), false, &r), 0);
@@ -280,10 +293,10 @@ static void test_classify(void)
 	/* Length difference (one byte short of the TCP header) and mode 2 MAC handling. */
 	CHECK_EQ_INT(run(syn_rr, sizeof(syn_rr) - 1, syn_rr, sizeof(syn_rr), false, &r), 1);
 	CHECK_STR_CONTAINS(r.detail, "length: native 71 vs bpf 72");
-	uint8_t framed[14 + sizeof(syn_rr)] = { 0 };
+	uint8_t framed[14 + sizeof(syn_full)] = { 0 };
 
 	framed[12] = 0x08;
-	memcpy(framed + 14, syn_rr, sizeof(syn_rr));
+	memcpy(framed + 14, syn_full, sizeof(syn_full));
 	struct compare_input m2 = { .mode = 2, .native = framed, .native_len = sizeof(framed),
 				    .bpf = framed, .bpf_len = sizeof(framed), .bpf_mac_len = 14 };
 	CHECK_EQ_INT(classify(&m2, &r), 0);

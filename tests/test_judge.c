@@ -29,11 +29,11 @@ struct fixture {
 static void base(struct fixture *f)
 {
 	memset(f, 0, sizeof(*f));
-	memcpy(f->native, syn_rr, sizeof(syn_rr));
-	memcpy(f->copy_bytes[0], syn_rr, sizeof(syn_rr));
-	f->copy[0] = (struct copy_view){ .data = f->copy_bytes[0], .len = sizeof(syn_rr) };
+	memcpy(f->native, syn_full, sizeof(syn_full));
+	memcpy(f->copy_bytes[0], syn_full, sizeof(syn_full));
+	f->copy[0] = (struct copy_view){ .data = f->copy_bytes[0], .len = sizeof(syn_full) };
 	f->ob = (struct observation){ .socket = true, .mode = 1, .native = f->native,
-				      .native_len = sizeof(syn_rr), .copy = f->copy, .n = 1,
+				      .native_len = sizeof(syn_full), .copy = f->copy, .n = 1,
 				      .env = &run_env, .gen = "sockets", .knobs = "plain" };
 }
 
@@ -41,6 +41,7 @@ static void base(struct fixture *f)
 static void rewrite(struct fixture *f)
 {
 	base(f);
+	memcpy(f->copy_bytes[0], syn_rr, sizeof(syn_rr));
 	rewritten_rr(f->native);
 }
 
@@ -53,13 +54,13 @@ static void vlan(struct fixture *f)
 	base(f);
 	memset(f->native, 0, 14);
 	f->native[0] = 0x02, f->native[12] = 0x08;
-	memcpy(f->native + 14, syn_rr, sizeof(syn_rr));
+	memcpy(f->native + 14, syn_full, sizeof(syn_full));
 	memcpy(t, f->native, 12);
 	t[12] = 0x81, t[13] = 0x00, t[14] = 0x00, t[15] = 20;
-	memcpy(t + 16, f->native + 12, 14 + sizeof(syn_rr) - 12);
-	f->copy[0] = (struct copy_view){ .data = t, .len = 18 + sizeof(syn_rr), .mac_len = 18 };
+	memcpy(t + 16, f->native + 12, 14 + sizeof(syn_full) - 12);
+	f->copy[0] = (struct copy_view){ .data = t, .len = 18 + sizeof(syn_full), .mac_len = 18 };
 	f->ob.mode = 2;
-	f->ob.native_len = 14 + sizeof(syn_rr);
+	f->ob.native_len = 14 + sizeof(syn_full);
 }
 
 /* Two copies: the first (IP ID 0x1234) made the request, the second (IP ID 0x1235) the kernel
@@ -67,20 +68,29 @@ static void vlan(struct fixture *f)
 static void retransmit(struct fixture *f)
 {
 	base(f);
-	memcpy(f->copy_bytes[1], syn_rr, sizeof(syn_rr));
+	memcpy(f->copy_bytes[1], syn_full, sizeof(syn_full));
 	f->copy_bytes[1][5] = 0x35;
-	f->copy[1] = (struct copy_view){ .data = f->copy_bytes[1], .len = sizeof(syn_rr),
+	f->copy[1] = (struct copy_view){ .data = f->copy_bytes[1], .len = sizeof(syn_full),
 					 .dropped = true, .drop_reason = "TCP_FLAGS" };
 	f->ob.n = 2;
 }
 
-/* No saved copy, and the witness saw the flow's ACK validated as a syncookie. */
+/* No saved copy, and the witness saw the flow's ACK validated as a syncookie, on a
+ * connection the plan made while syncookies were forced. */
 static void cookie(struct fixture *f)
 {
 	base(f);
 	f->ob.native = NULL;
 	f->ob.native_len = 0;
 	f->ob.syncookie_proven = true;
+	f->ob.cookie_due = true;
+}
+
+/* A socket connection the plan made while syncookies were forced. */
+static void cookie_due(struct fixture *f)
+{
+	base(f);
+	f->ob.cookie_due = true;
 }
 
 /* A SYN no socket took: the generator declared it must-drop (its TCP checksum is wrong) and
@@ -100,7 +110,7 @@ static void rejected(struct fixture *f)
 static void right_checksum(struct fixture *f)
 {
 	uint8_t *b = f->copy_bytes[0];
-	uint16_t c = tcp_csum4(b + 12, b + 16, b + 32, sizeof(syn_rr) - 32);
+	uint16_t c = tcp_csum4(b + 12, b + 16, b + 32, sizeof(syn_full) - 32);
 
 	memcpy(b + 32 + 16, &c, 2);
 }
@@ -117,7 +127,7 @@ static void abandoned(struct fixture *f)
 	f->ob.synacks = 1;
 	f->ob.listener_mode = 1;
 	f->copy[0].saved = true;
-	f->copy[0].saved_size = SAVED_SYN_HDR + sizeof(syn_rr);
+	f->copy[0].saved_size = SAVED_SYN_HDR + sizeof(syn_full);
 }
 
 /* The memory follower ran and saw the one allocation the saved copy needs. */
@@ -126,7 +136,7 @@ static void followed(struct fixture *f)
 	base(f);
 	f->ob.mem_followed = true;
 	f->copy[0].saved = true;
-	f->copy[0].saved_size = SAVED_SYN_HDR + sizeof(syn_rr);
+	f->copy[0].saved_size = SAVED_SYN_HDR + sizeof(syn_full);
 }
 
 /* No capture at all for a socket. */
@@ -147,6 +157,7 @@ static void cookie_repeat(struct fixture *f)
 	f->ob.native_len = 0;
 	f->ob.cookie_child = true;
 	f->ob.cookie_conn_judged = true;
+	f->ob.cookie_due = true;
 }
 
 /* A socket-knob SYN no socket took, answered with a syncookie (its SYN-ACK's ISN validated),
@@ -160,6 +171,7 @@ static void cookie_no_child(struct fixture *f)
 	f->ob.synack_cookie = true;
 	f->ob.synacks = 1;
 	f->ob.mem_followed = true;
+	f->ob.cookie_due = true;
 }
 
 /* An active socket (its saved SYN-ACK equal to the witness's copy) whose connection was then
@@ -198,6 +210,17 @@ static void evicted(struct fixture *f) { f->ob.evicted = true; }
 static void not_a_socket(struct fixture *f) { f->ob.socket = false; f->ob.isn = 1; }
 static void small_broken(struct fixture *f) { f->ob.small_buffer = "returned 0, not EINVAL"; }
 static void small_ok(struct fixture *f) { f->ob.small_buffer = "ok"; }
+static void not_due(struct fixture *f) { f->ob.cookie_due = false; }
+static void truncated(struct fixture *f) { f->copy[0].truncated = true; }
+static void followed_none(struct fixture *f) { f->ob.mem_followed = true; }
+static void followed_saved(struct fixture *f)
+{
+	f->ob.mem_followed = true;
+	f->copy[0].saved = true;
+	f->copy[0].saved_size = SAVED_SYN_HDR + sizeof(syn_full);
+}
+static void flow_reused(struct fixture *f) { f->ob.flow_reused = true; }
+static void due_on_active(struct fixture *f) { f->ob.active = true; }
 static void must_drop_taken(struct fixture *f) { f->ob.gen = "rejected"; }
 static void unlabelled(struct fixture *f) { f->ob.gen = NULL; f->ob.drops = 0; }
 static void no_native(struct fixture *f) { f->ob.native = NULL; f->ob.native_len = 0; }
@@ -246,6 +269,25 @@ static const struct judge_case cases[] = {
 	{ "no child, declared must-drop", cookie_no_child, declared_must_drop, V_DIFFER, R_NONE,
 	  "must drop" },
 	{ "native-missing", base, no_native, V_NATIVE_MISSING, R_NONE, "no syncookie" },
+	/* a cookie only where the plan forced them, and one wherever it did */
+	{ "syncookie, not due", cookie, not_due, V_COOKIE_NOT_DUE, R_NONE,
+	  "plan forced no syncookies" },
+	{ "repeat, not due", cookie_repeat, not_due, V_COOKIE_NOT_DUE, R_NONE,
+	  "explained as syncookie-repeat" },
+	{ "no child, not due", cookie_no_child, not_due, V_COOKIE_NOT_DUE, R_NONE,
+	  "explained as syncookie-no-child" },
+	{ "syncookie, followed, nothing saved", cookie, followed_none, V_EXPLAINED, R_SYNCOOKIE,
+	  NULL },
+	{ "syncookie, yet a copy saved", cookie, followed_saved, V_DIFFER, R_NONE,
+	  "yet TCP_SAVED_SYN returned nothing" },
+	{ "capture cut at CAPTURE_MAX", base, truncated, V_TRUNCATED, R_NONE,
+	  "nothing past that can be compared" },
+	{ "cut capture of a SYN no socket took", rejected, truncated, V_TRUNCATED, R_NONE, NULL },
+	{ "cookie due, SYN saved", cookie_due, NULL, V_COOKIE_MISSING, R_NONE,
+	  "made a request and saved its SYN" },
+	{ "cookie due, 4-tuple reopened", cookie_due, flow_reused, V_IDENTICAL, R_NONE, NULL },
+	{ "cookie due, an active record", cookie_due, due_on_active, V_IDENTICAL, R_NONE, NULL },
+	{ "cookie due, bytes differ", cookie_due, ttl_off, V_DIFFER, R_NONE, "ipv4.ttl" },
 	{ "rejected-by-kernel", rejected, NULL, V_EXPLAINED, R_REJECTED, "TCP checksum wrong" },
 	{ "rejected, checksum right", rejected, right_checksum, V_UNBOUND, R_NONE,
 	  "no validity check" },

@@ -171,4 +171,15 @@ reference_series() {
 	printf '%s/kernel-series/%s\n' "$SYNTWIN_ROOT" "$1"
 }
 
+# provides_file SERIES: what the series declares it implements (compare/provides.h), the file
+# a run, the mutants built on it and `syntwin selftest` expect from; /dev/null, which declares
+# nothing beyond the stock API, for `none` and for a series directory without one.
+provides_file() {
+	if [ "$1" != none ] && [ -f "$1/provides" ]; then
+		printf '%s/provides\n' "$(cd "$1" && pwd)"
+	else
+		printf '/dev/null\n'
+	fi
+}
+
 kernel_dir() { printf '%s/kernel/%s-%s\n' "$SYNTWIN_CACHE" "$1" "$2"; }

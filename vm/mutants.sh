@@ -111,10 +111,15 @@ first_failure() {
 	line=
 	case $1 in
 	comparator)
+		# the first expectation the run failed (compare/expect.h), else the first unexplained
+		# record
 		s=$(dirname "$2")/run/summary.json
 		u=
 		[ ! -f "$s" ] || u=$(jq -r '.unexplained // empty' "$s" 2>/dev/null || :)
-		line=$(grep -m1 -E '^syntwin: IPv[46] .*: (differ|native-missing|bpf-missing|dropped-by-kernel|unbound)' "$2" || :)
+		line=$(grep -m1 '^syntwin: expectation failed: ' "$2" || :)
+		line=${line#syntwin: expectation failed: }
+		[ -n "$line" ] && line=${line%% (*} && return_line "$line" && return 0
+		line=$(grep -m1 -E '^syntwin: IPv[46] .*: (differ|native-missing|bpf-missing|dropped-by-kernel|unbound|cookie-not-due|cookie-missing|connection-failed)' "$2" || :)
 		line=${line#syntwin: }
 		[ -z "$line" ] || line="${u:-?} unexplained; $line" ;;
 	conformance) line=$(grep -m1 '^FAIL ' "$2" || :) ;;
@@ -123,8 +128,9 @@ first_failure() {
 	# nothing the check itself found: the kernel splat that failed it, if that was it
 	[ -n "$line" ] || ! grep -q '^syntwin-vm: error: kernel splat (' "$2" || line="kernel splat (see splat)"
 	[ -n "$line" ] || line=$(grep -v '^==>' "$2" | tail -n 1 || :)
-	printf '%s\n' "${line:-no detail in the log}" | cut -c1-110
+	return_line "${line:-no detail in the log}"
 }
+return_line() { printf '%s\n' "$1" | cut -c1-110; }
 # A mutant's cell from its check result and the reference's for the same check in this run:
 # KILLED only where the check failed here and passed on the reference.
 verdict() { # mutant-result reference-result
@@ -185,7 +191,7 @@ one_kernel() {
 		stage "mutants: $k: built ($build_s); comparator, conformance, selftest"
 		r_cmp=$(check "$k" comparator "$patch" run --connections "$n" --out "$out/$k/run")
 		r_conf=$(check "$k" conformance "$patch" vm --smp 1 -- sh /src/tests/guest/conformance.sh)
-		r_self=$(check "$k" selftest "$patch" vm --smp 1 -- sh /src/tests/guest/selftests.sh)
+		r_self=$(check "$k" selftest "$patch" selftest)
 		r_splat=$(splat_cell "$k")
 	fi
 	if [ -n "$patch" ]; then
