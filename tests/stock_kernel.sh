@@ -16,6 +16,10 @@ check [ "$(jq -r .syncookie_cross_check.agree "$out/summary.json")" = true ]
 # the stock kernel saves no SYN-ACKs: the plan has no active direction, and every syncookie
 # connection it planned is proven one
 check [ "$(jq -c '[.active, .expect_active]' "$out/plan.json")" = '[false,0]' ]
+# it declares nothing, and the run says so before it starts
+check [ "$(jq -c .declared "$out/plan.json")" = '{"synack_save":false,"counters":[],"selftests":[]}' ]
+check grep -q '^declared by the series: nothing beyond the stock TCP_SAVE_SYN API$' "$tmp/log"
+check [ "$(jq .expectations_failed "$out/summary.json")" = 0 ]
 check [ "$(jq .syncookie_tail "$out/plan.json")" -gt 0 ]
 want=$("$ROOT/tests/syncookie_tail.sh" "$out")
 check [ $? = 0 ]

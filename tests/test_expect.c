@@ -119,7 +119,7 @@ static void synack_hidden(struct expect_facts *f)
 /* A kernel that answers with cookies where none were due: 50 SYNs lost, each "explained". */
 static void cookies_not_due(struct expect_facts *f)
 {
-	f->syncookie += 50;
+	f->cookie_not_due = 50;	/* judged so, each one (judge.c) */
 	f->tcp_cookie_not_saved += 50;
 	f->tcp_syn_saved -= 50;
 	f->mem_allocs = f->mem_frees = f->mem_allocs - 50;
