@@ -786,7 +786,8 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 		if (keyset_add(&passive_flows, &flow4))
 			fprintf(stderr, "syntwin: out of memory keeping passive 4-tuples\n");
 	}
-	st->cookie_due += ob.cookie_due;
+	/* (a second child of a cookie SYN carries its first's label: counted once, there) */
+	st->cookie_due += ob.cookie_due && !ob.cookie_child;
 	/* TEST ONLY (--test-corrupt K): every K-th record with both copies, so the number made
 	 * wrong does not depend on where the records without a native copy fall */
 	if (judged >= 0 && o->test_corrupt && ob.native && ++st->corrupt_seen % o->test_corrupt == 0 &&

@@ -139,7 +139,33 @@ static void netem(struct expect_facts *f)
 	f->wire_faults = true;	/* a repeat child: one more passive record, one more cookie */
 	f->cookie_repeat = f->duplicate_children = 1;
 	f->passive++;
+	f->gen_sockets++;
 	f->tcp_cookie_not_saved++;
+}
+
+/* The stock kernel's facts: nothing declared, so no active direction (the witness is not on
+ * the client's device: every active socket a bind miss) and no counters of the series. */
+static void test_stock(void)
+{
+	static struct expect_list l;
+	struct expect_facts f;
+	struct provides none;
+	struct plan p;
+	char err[128];
+
+	provides_parse("", &none, err, sizeof(err));
+	clean(&f, &p, &none);
+	p.expect_active = p.dup_synack = 0;
+	f.active = f.gen_dup_synack = f.proven_dup_synack = f.active_bound = 0;
+	f.active_bind_miss = 9200;
+	f.mem_allocs = f.mem_frees = f.mem_allocs - 9216;
+	f.tcp_syn_saved = f.tcp_synack_saved = f.tcp_cookie_not_saved = -1;
+	f.records -= 9216;
+	expect_all(&f, &l);
+	CHECK(l.failed == 0 && l.n == 34, "stock: %zu of %zu failed, want 0 of 34", l.failed, l.n);
+	for (size_t i = 0; i < l.n; i++)
+		CHECK(l.e[i].ok, "stock: %s got %lld want %lld", l.e[i].name,
+		      (long long)l.e[i].got, (long long)l.e[i].want);
 }
 
 static void test_expect(void)
@@ -179,5 +205,6 @@ int main(void)
 {
 	test_parse();
 	test_expect();
+	test_stock();
 	return check_report("expect");
 }
