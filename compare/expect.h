@@ -39,6 +39,8 @@ struct expect_facts {
 	uint64_t abandon_rst, abandon_expire, abandon_close;
 	uint64_t proven_held_back, proven_dup_synack, proven_rst, proven_expire, proven_close;
 	uint64_t syncookie, cookie_repeat, cookie_no_child, rejected, duplicate_children;
+	uint64_t dropped;		/* passive connections whose SYN the kernel dropped, proven
+					 * (dropped-by-kernel: a replayed SYN; no socket, no copy) */
 	uint64_t cookie_not_due;	/* cookie children where the plan forced none (judge.h) */
 	uint64_t cookie_due;		/* passive socket records the plan put under forced cookies */
 	uint64_t cookie_due_reopened;	/* ... that reopened a 4-tuple judged before (TIME_WAIT:

@@ -16,9 +16,11 @@
 # after its 1,500th record reached the disk (tests/faults.sh knows that number); splat: the
 # guest kernel logs a WARN at the end; reset: the server resets socket connection #5 once it has
 # judged it, and the client waits for that reset before it checks the connection.
-# Environment: SYNTWIN_OUT (default /mnt/share), where results go.
+# Environment: SYNTWIN_OUT (default /mnt/share), where results go; SYNTWIN_PROVIDES (default
+# $SYNTWIN_OUT/provides, which `syntwin run` copies there), the series' declaration.
 set -eu
 out=${SYNTWIN_OUT:-/mnt/share}
+provides=${SYNTWIN_PROVIDES:-$out/provides}
 # Where the time goes (timing.json; the bench and `syntwin run` report it): guest uptime now is
 # the boot, then topology + attach, connections, collect + report.
 up() { cut -d ' ' -f 1 /proc/uptime; }
@@ -62,11 +64,11 @@ trap 'syntwin-loader detach >/dev/null 2>&1; /src/compare/topology.sh down >/dev
 # What the series declares (the host copied its provides file here, compare/provides.h), never
 # what the kernel says of itself: a declared SYN-ACK save is checked (the witness on c0 too).
 cdev='' rc=0
-syntwin-plan --provides "$out/provides" --declares synack-save || rc=$?
+syntwin-plan --provides "$provides" --declares synack-save || rc=$?
 case $rc in
 0) cdev="--dev c0@client" ;;
 1) ;;
-*) echo "syntwin: $out/provides: the series' declaration is not valid (a setup error)" >&2; exit 2 ;;
+*) echo "syntwin: $provides: the series' declaration is not valid (a setup error)" >&2; exit 2 ;;
 esac
 # shellcheck disable=SC2086
 syntwin-loader attach --netns server --dev s0 --dev tun0 --dev tap0 $cdev --cgroup /sys/fs/cgroup --entries "$entries" ||
@@ -102,7 +104,7 @@ t_attached=$(up)
 rm -f /tmp/server-generated
 src=0
 syntwin-server --out "$out" --seed "$seed" --series-hash "$shash" --shard "$shard" \
-	--run-connections "$n" --run-mix "$mix" --run-parallel "$parallel" --provides "$out/provides" \
+	--run-connections "$n" --run-mix "$mix" --run-parallel "$parallel" --provides "$provides" \
 	${rerun_file:+--run-rerun "$rerun_file"} --generated-file /tmp/server-generated \
 	--netem "$netem" --netem-back "$netem_back" "$@" || src=$?
 t_end=$(up)

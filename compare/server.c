@@ -1902,7 +1902,7 @@ static void gather_facts(const struct opts *o, struct capture_client *cc, const 
 		.cookie_no_child = st->reason[R_COOKIE_NO_CHILD], .rejected = st->reason[R_REJECTED],
 		.duplicate_children = st->duplicate_children,
 		.cookie_due = st->cookie_due, .cookie_due_reopened = st->cookie_due_reopened,
-		.cookie_not_due = st->verdict[V_COOKIE_NOT_DUE],
+		.cookie_not_due = st->verdict[V_COOKIE_NOT_DUE], .dropped = st->reason[R_DROPPED],
 		.tcp_syn_saved = growth_of("TCPSynSaved", st->tcpext_base[2]),
 		.tcp_cookie_not_saved = growth_of("TCPSynNotSavedCookie", st->tcpext_base[3]),
 		.tcp_tw_overflow = growth_of("TCPTimeWaitOverflow", st->tcpext_base[1]),

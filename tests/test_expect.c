@@ -129,6 +129,15 @@ static void syn_saved_off(struct expect_facts *f) { f->tcp_syn_saved++; }
 static void leak(struct expect_facts *f) { f->mem_frees--; f->mem_live = 1; }
 static void dup_unproven(struct expect_facts *f) { f->proven_dup_synack--; }
 static void freed_elsewhere(struct expect_facts *f) { f->mem_double_elsewhere = 1; }
+/* A replayed SYN the kernel dropped for a reason its bytes show: a passive connection with no
+ * socket and no saved copy. */
+static void one_dropped(struct expect_facts *f)
+{
+	f->dropped = 1;
+	f->bound--;
+	f->mem_allocs = --f->mem_frees;
+	f->tcp_syn_saved--;
+}
 static void freed_elsewhere_missed(struct expect_facts *f)
 {
 	f->mem_double_elsewhere = 1;
@@ -196,6 +205,7 @@ static void test_expect(void)
 	fails("dup-synack unproven", dup_unproven, "dup-synack proven syn-retransmit",
 	      "dup-synack proven syn-retransmit 15, want 16 (always)");
 	fails("a faulty wire", netem, "", "");
+	fails("a replayed SYN dropped", one_dropped, "", "");
 	fails("freed again elsewhere", freed_elsewhere, "saved copies freed again elsewhere",
 	      "saved copies freed again elsewhere 1, want 0 (the follower missed no run)");
 	fails("freed again, runs missed", freed_elsewhere_missed, "", "");

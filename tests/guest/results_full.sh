@@ -7,8 +7,10 @@
 set -u
 fail=0
 check() { if "$@"; then :; else echo "FAIL: $*"; fail=1; fi; }
-run() { # DIR CONNECTIONS: the guest side of `syntwin run`, writing into DIR
-	SYNTWIN_OUT=$1 sh /src/compare/run-guest.sh "$2" 1 test 65536 plain 1 0 - >/tmp/run.out 2>&1
+run() { # DIR CONNECTIONS: the guest side of `syntwin run`, writing into DIR (the host would
+	# have copied the series' declaration there: here a series that declares nothing)
+	SYNTWIN_OUT=$1 SYNTWIN_PROVIDES=/dev/null sh /src/compare/run-guest.sh "$2" 1 test 65536 plain 1 0 - \
+		>/tmp/run.out 2>&1
 	rc=$?
 	tail -n 5 /tmp/run.out
 }
