@@ -43,9 +43,9 @@ static void declared(const struct expect_facts *f, struct expect_list *l)
 		want(l, "TCPSynAckSaved", "declared by the series", (int64_t)f->gen_dup_synack,
 		     f->tcp_synack_saved);
 	if (provides_counter(f->decl, "TCPSynSaved"))
-		/* every saved copy the follower saw but the SYN-ACKs' is a SYN's */
+		/* every saved copy the follower saw but those it tied to a SYN-ACK is a SYN's */
 		want(l, "TCPSynSaved", "declared by the series",
-		     (int64_t)(f->mem_allocs - f->active), f->tcp_syn_saved);
+		     (int64_t)(f->mem_allocs - f->active_allocs), f->tcp_syn_saved);
 	if (provides_counter(f->decl, "TCPSynNotSavedCookie") && !f->records_lost)
 		want(l, "TCPSynNotSavedCookie", "declared by the series",
 		     (int64_t)(f->syncookie + f->cookie_repeat + f->cookie_not_due),

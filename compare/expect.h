@@ -51,6 +51,7 @@ struct expect_facts {
 	uint64_t mem_allocs, mem_frees, mem_double, mem_unattributed, mem_untracked;
 	uint64_t mem_verdicts, mem_ctx_overflow;
 	uint64_t mem_double_elsewhere;	/* freed again from another function (unconfirmed) */
+	uint64_t active_allocs;		/* ... those the follower tied to SYN-ACK copies */
 	uint64_t mem_missed;		/* the follower's runs the kernel skipped */
 	int64_t mem_live;
 	/* the witness */

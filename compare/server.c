@@ -130,6 +130,7 @@ struct stats {
 	bool partial;
 	bool keys_lost;			/* a judged key not kept (out of memory) */
 	uint64_t cookie_due;		/* passive socket records in the plan's forced-cookie window */
+	uint64_t active_allocs;		/* saved-copy allocations tied to SYN-ACK copies */
 	uint64_t cookie_due_reopened;	/* ... not a cookie: their 4-tuple reopened (judge.h) */
 	bool counter_present[PROVIDES_MAX]; /* each declared counter, at the start */
 	int64_t synack_saved_base;	/* TCPSynAckSaved at the start, -1 absent */
@@ -832,6 +833,8 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 		st->lost++;
 	if (active) {
 		st->active++;
+		for (int i = 0; i < cp.n; i++)
+			st->active_allocs += cp.view[i].saved + cp.view[i].saved_again;
 		if (gen_index(c->gen) == GEN_DUP_SYNACK)
 			count_gen(st, c->gen, &res);
 	} else {
@@ -1912,6 +1915,7 @@ static void gather_facts(const struct opts *o, struct capture_client *cc, const 
 		.mem_untracked = st->mem.untracked, .mem_verdicts = st->mem_leaks,
 		.mem_ctx_overflow = st->mem.ctx_overflow, .mem_live = st->mem.live,
 		.mem_double_elsewhere = st->mem_double_unconfirmed, .mem_missed = st->mem.missed,
+		.active_allocs = st->active_allocs,
 		.bound = cnt[CNT_BOUND], .bind_miss = cnt[CNT_BIND_MISS],
 		.active_bound = cnt[CNT_ACTIVE_BOUND], .active_bind_miss = cnt[CNT_ACTIVE_BIND_MISS],
 		.ring_drops = cnt[CNT_RING_DROPS], .records_lost = st->lost,
