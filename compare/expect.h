@@ -18,9 +18,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "provides.h"
+
 struct json_out;
 struct plan;
-struct provides;
 
 #define EXPECT_MAX 64
 
@@ -31,7 +32,7 @@ struct expect_facts {
 	const struct provides *decl;
 	bool whole_run;			/* not a rerun, shard or replay */
 	bool wire_faults;		/* --netem or --netem-back */
-	bool counter_present[16];	/* decl->counter[i] was in /proc/net/netstat at the start */
+	bool counter_present[PROVIDES_MAX];	/* decl->counter[i] was in /proc/net/netstat at the start */
 	/* records */
 	uint64_t passive, active, active_unrecorded, records;
 	uint64_t gen_sockets, gen_crafted, gen_tap, gen_fuzz, gen_replay, gen_held_back;
