@@ -52,8 +52,9 @@ enum capture_flags {
 					 * this copy (bpf/saved_syn_mem.bpf.c) */
 	CAP_F_SAVED_AGAIN = 1 << 8,	/* ... and more than one */
 	/* Of the flow, carried from copy to copy: */
-	CAP_F_SYNACK_TS = 1 << 9,	/* a SYN-ACK answering this SYN was seen (at the
-					 * client's ingress) with a timestamp: synack_tsecr */
+	CAP_F_SYNACK_TS = 1 << 9,	/* the answer to this SYN (a SYN-ACK, at the server's
+					 * egress) or to this SYN-ACK (the client's first ACK,
+					 * at its egress) had a timestamp: synack_tsecr */
 	CAP_F_RST = 1 << 10,		/* the SYN's (or SYN-ACK's) sender reset the flow:
 					 * an RST with seq ISN + 1 arrived after it */
 	CAP_F_NO_SYN = 1 << 11,		/* no SYN in this record (cap_len 0, data holds the
@@ -65,11 +66,14 @@ enum capture_flags {
 					 * ACK the client would send to it validates against the
 					 * listener, which holds no request socket for the flow
 					 * (checked at the server's egress) */
+	CAP_F_ANSWERED = 1 << 13,	/* the client's first ACK answering this SYN-ACK went
+					 * out (its TSecr, if any, in synack_tsecr): later ACKs
+					 * are not the handshake's */
 };
 
 /* Flags that describe the flow rather than one copy: keep_copy() carries them forward. */
 #define CAP_F_FLOW (CAP_F_COPIES_CUT | CAP_F_COOKIE_ACK | CAP_F_SYNACK_TS | CAP_F_RST | \
-		    CAP_F_SYNACK_COOKIE)
+		    CAP_F_SYNACK_COOKIE | CAP_F_ANSWERED)
 
 /* An earlier copy of a SYN in syn_copies: the flow key and its arrival number (0 first). */
 struct copy_key {
@@ -99,8 +103,10 @@ struct capture_rec {
 	__u16 fate_reason;	/* this copy's drop reason, valid with CAP_F_DROPPED */
 	__u32 tag;		/* this copy's identity among its copies: copy_tag() of its IP ID
 				 * (IPv4) or flow label (IPv6) and TCP header but the checksum */
-	__u32 synack_tsecr;	/* TSecr of the last SYN-ACK seen answering this SYN (host order),
-				 * valid with CAP_F_SYNACK_TS */
+	__u32 synack_tsecr;	/* TSecr of the last SYN-ACK answering this SYN, or of the
+				 * client's first ACK answering this SYN-ACK (host order), valid
+				 * with CAP_F_SYNACK_TS: it echoes the copy that made the
+				 * request or established the socket */
 	__u32 saved_size;	/* bytes the kernel asked kmalloc for while processing this copy,
 				 * valid with CAP_F_SAVED */
 	__u64 cookie;		/* the socket sockops bound the flow to (SO_COOKIE), 0 while
@@ -195,6 +201,8 @@ enum capture_counter {
 	CNT_SYNACK_COOKIE,	/* a SYN-ACK answering a captured SYN carried a syncookie */
 	CNT_SYNACK_RST,		/* an RST from a captured SYN-ACK's sender reached its client
 				 * (CAP_F_RST on the SYN-ACK: the server reset the connection) */
+	CNT_SYNACK_ANSWERED,	/* a client's first ACK answering a captured SYN-ACK went out
+				 * (CAP_F_ANSWERED; its TSecr noted) */
 	CNT_MAX
 };
 
@@ -203,6 +211,7 @@ enum capture_counter {
 	"insert_fail", "bound", "bind_miss", "bpf_errors", "synack_seen", \
 	"active_bound", "active_bind_miss", "recaptured", "cookie_proven", \
 	"syn_dropped", "copies_cut", "fate_unmatched", "synack_matched", "rst_matched", \
-	"ring_drops", "cookie_late", "cookie_child", "synack_cookie", "synack_rst"
+	"ring_drops", "cookie_late", "cookie_child", "synack_cookie", "synack_rst", \
+	"synack_answered"
 
 #endif

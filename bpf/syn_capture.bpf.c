@@ -259,17 +259,29 @@ static __always_inline void prove_synack_cookie(struct __sk_buff *skb, const str
 	bpf_sk_release(sk);
 }
 
+/* The capture key of the segment that segment (@k, TCP header @t) acknowledges: the reversed
+ * flow at its ack_seq - 1 (the SYN's or SYN-ACK's ISN). */
+static __always_inline void answered_key(const struct capture_key *k, const __u8 *t,
+					 struct capture_key *out)
+{
+	__builtin_memset(out, 0, sizeof(*out));
+	out->family = k->family;
+	out->sport = k->dport;
+	out->dport = k->sport;
+	__builtin_memcpy(out->saddr, k->daddr, 16);
+	__builtin_memcpy(out->daddr, k->saddr, 16);
+	out->seq = ((__u32)t[8] << 24 | (__u32)t[9] << 16 | (__u32)t[10] << 8 | t[11]) - 1;
+}
+
 static __always_inline void note_synack(struct __sk_buff *skb, const struct capture_key *k,
 					const union ip_hdr *ip, const struct tcphdr *th,
 					const __u8 *t)
 {
-	struct capture_key syn = { .family = k->family, .sport = k->dport, .dport = k->sport };
+	struct capture_key syn;
 	struct capture_rec *rec;
 	__u32 tsecr;
 
-	__builtin_memcpy(syn.saddr, k->daddr, 16);
-	__builtin_memcpy(syn.daddr, k->saddr, 16);
-	syn.seq = ((__u32)t[8] << 24 | (__u32)t[9] << 16 | (__u32)t[10] << 8 | t[11]) - 1;
+	answered_key(k, t, &syn);
 	rec = bpf_map_lookup_elem(&syn_by_flow, &syn);
 	if (!rec || (rec->flags & CAP_F_SYNACK))
 		return;
@@ -282,6 +294,31 @@ static __always_inline void note_synack(struct __sk_buff *skb, const struct capt
 	count(CNT_SYNACK_MATCHED);
 	if (!(rec->flags & CAP_F_SYNACK_COOKIE))
 		prove_synack_cookie(skb, &syn, ip, th, rec);
+}
+
+/*
+ * The client's first ACK after a SYN-ACK it captured (the active direction): its TSecr echoes
+ * the TSval of the SYN-ACK copy that established the socket (tcp_rcv_synsent_state_process()
+ * keeps that copy's TSval as ts_recent, and a later duplicate outside the window does not
+ * change it). Only the first ACK: that is the handshake's. @k is the ACK's flow, @t its TCP
+ * header; the SYN-ACK's record is the reversed flow at the ACK's ack_seq - 1.
+ */
+static __always_inline void note_synack_answer(const struct capture_key *k, const __u8 *t)
+{
+	struct capture_key sa;
+	struct capture_rec *rec;
+	__u32 tsecr;
+
+	answered_key(k, t, &sa);
+	rec = bpf_map_lookup_elem(&syn_by_flow, &sa);
+	if (!rec || !(rec->flags & CAP_F_SYNACK) || (rec->flags & CAP_F_ANSWERED))
+		return;
+	rec->flags |= CAP_F_ANSWERED;
+	if (tsecr_of(t, &tsecr)) {
+		rec->synack_tsecr = tsecr;
+		rec->flags |= CAP_F_SYNACK_TS;
+	}
+	count(CNT_SYNACK_ANSWERED);
 }
 
 /*
@@ -510,9 +547,11 @@ struct {
 } synack_scratch SEC(".maps");
 
 /*
- * tc egress on the server's devices: each SYN-ACK the server sends is noted on the record of
+ * tc egress on the witness's devices: each SYN-ACK the server sends is noted on the record of
  * the SYN it answers (note_synack()): how many, and the TSecr of the last, which names the copy
- * of the SYN that created the request. Nothing is captured here; the packet passes unchanged.
+ * of the SYN that created the request; a client's first ACK on the record of the SYN-ACK it
+ * answers (note_synack_answer()), the same proof in the active direction. Nothing is captured
+ * here; the packet passes unchanged.
  */
 SEC("tc")
 int synack_egress(struct __sk_buff *skb)
@@ -528,13 +567,16 @@ int synack_egress(struct __sk_buff *skb)
 	dev = bpf_map_lookup_elem(&dev_info, &ifindex);
 	buf = bpf_map_lookup_elem(&synack_scratch, &zero);
 	if (!dev || !buf || parse_headers(skb, dev, &key, &iph, &net_off, &tcp_off, &th) ||
-	    !th.syn || !th.ack)
+	    !th.ack || th.rst)
 		return TC_ACT_OK;
 	n = th.doff * 4;
 	asm volatile("" : "+r"(n));
 	if (n < 20 || n > 60 || bpf_skb_load_bytes(skb, tcp_off, buf->b, n))
 		return TC_ACT_OK;
-	note_synack(skb, &key, &iph, &th, buf->b);
+	if (th.syn)
+		note_synack(skb, &key, &iph, &th, buf->b);
+	else if (!th.fin)
+		note_synack_answer(&key, buf->b);
 	return TC_ACT_OK;
 }
 

@@ -52,7 +52,8 @@ struct observation {
 	bool syncookie_proven;		/* the flow's ACK validated as a cookie (CAP_F_COOKIE_ACK) */
 	bool synack_cookie;		/* a SYN-ACK answering it carried a cookie, with no request
 					 * socket for the flow (CAP_F_SYNACK_COOKIE) */
-	bool have_tsecr;		/* a SYN-ACK answering it had a timestamp: its TSecr */
+	bool have_tsecr;		/* its answer had a timestamp (a SYN-ACK to a SYN, the
+					 * client's first ACK to a SYN-ACK): its TSecr */
 	uint32_t tsecr;
 	bool mem_followed;		/* the memory follower ran: allocations are evidence */
 	bool parse_err;			/* the witness found the TCP header lengths inconsistent */

@@ -118,24 +118,28 @@ static int judge_which(const struct copies_input *ci, int c, struct compare_resu
 	return 1;
 }
 
-/* The TSecr cross-check (passive, timestamps): the SYN-ACK echoes copy @c's TSval. */
+/*
+ * The TSecr cross-check (timestamps): the answer echoes copy @c's TSval -- the server's last
+ * SYN-ACK to a SYN (passive), the client's first ACK to a SYN-ACK (active).
+ */
 static int judge_tsecr(const struct copies_input *ci, int c, struct compare_result *res)
 {
+	const char *answer = ci->active ? "the client's ACK" : "the SYN-ACK";
 	uint32_t tv;
 	int echoed = -1;
 
-	if (ci->active || !ci->have_tsecr || !copy_tsval(&ci->copy[c], &tv) || tv == ci->tsecr)
+	if (!ci->have_tsecr || !copy_tsval(&ci->copy[c], &tv) || tv == ci->tsecr)
 		return 0;
 	for (int j = 0; j < ci->n && echoed < 0; j++)
 		if (copy_tsval(&ci->copy[j], &tv) && tv == ci->tsecr)
 			echoed = j;
 	if (echoed >= 0)
 		snprintf(res->detail, sizeof(res->detail), "which-copy proofs disagree: copy %d of %d "
-			 "is the last the kernel did not drop, but the SYN-ACK's TSecr %u echoes "
-			 "copy %d", c + 1, ci->n, ci->tsecr, echoed + 1);
+			 "is the last the kernel did not drop, but %s's TSecr %u echoes copy %d",
+			 c + 1, ci->n, answer, ci->tsecr, echoed + 1);
 	else
-		snprintf(res->detail, sizeof(res->detail), "which-copy proofs disagree: the SYN-ACK's "
-			 "TSecr %u echoes none of the %d copies the witness saw", ci->tsecr, ci->n);
+		snprintf(res->detail, sizeof(res->detail), "which-copy proofs disagree: %s's TSecr "
+			 "%u echoes none of the %d copies the witness saw", answer, ci->tsecr, ci->n);
 	return differ(res);
 }
 

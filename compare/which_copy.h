@@ -46,8 +46,9 @@ struct copies_input {
 	const struct copy_view *copy;	/* in arrival order; the last is the one bound */
 	int n;
 	bool cut;		/* more copies came than the witness keeps */
-	bool active;		/* a SYN-ACK (no TSecr cross-check) */
-	bool have_tsecr;	/* the server's last SYN-ACK for this SYN had a timestamp */
+	bool active;		/* the copies are SYN-ACKs (the client saved one) */
+	bool have_tsecr;	/* the answer had a timestamp: the server's last SYN-ACK to this
+				 * SYN, the client's first ACK to this SYN-ACK */
 	uint32_t tsecr;
 	bool mem_followed;	/* the memory follower ran: check the allocation */
 };

@@ -561,7 +561,15 @@ static const struct copy_case copy_cases[] = {
 	  "SYN-ACK's TSecr 102 echoes copy 3", 0 },
 	{ "TSecr names no copy", 2, 2, 0, 0, 0, false, 0, -2, false, 1, V_DIFFER, R_NONE,
 	  "echoes none of the 2 copies", 0 },
-	{ "active: no TSecr check", 2, 1, 1, 0, 0, false, 1, 0, true, 0, V_IDENTICAL, R_NONE, "", 0 },
+	/* the active direction: the client's first ACK echoes the SYN-ACK copy that established
+	 * the socket */
+	{ "active: the ACK echoes the copy that established", 2, 1, 1, 0, 0, false, 1, 1, true, 0,
+	  V_IDENTICAL, R_NONE, "", 0 },
+	{ "active: the ACK echoes a dropped copy", 2, 1, 1, 0, 0, false, 1, 0, true, 1, V_DIFFER,
+	  R_NONE, "which-copy proofs disagree: copy 2 of 2 is the last the kernel did not drop, "
+	  "but the client's ACK's TSecr 100 echoes copy 1", 0 },
+	{ "active: the ACK echoes no copy", 2, 2, 0, 0, 0, false, 0, -2, true, 1, V_DIFFER, R_NONE,
+	  "the client's ACK's TSecr 999 echoes none of the 2 copies", 0 },
 	{ "one byte short", 1, 0, 0, 0, -1, false, 0, -1, false, 1, V_DIFFER, R_NONE,
 	  "allocated 63 bytes for a saved copy of 52 header bytes (struct saved_syn 12 + 52 = 64)", 0 },
 	{ "one byte long", 1, 0, 0, 0, 1, false, 0, -1, false, 1, V_DIFFER, R_NONE,
