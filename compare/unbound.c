@@ -70,6 +70,48 @@ static const char *inhdr_evidence(const uint8_t *ip, const struct syn_layout *l)
 	return NULL;
 }
 
+/* A well-formed TCP-MD5 option (kind 19, length 18) in the options @o (@n bytes). */
+static bool has_md5_option(const uint8_t *o, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		if (o[i] == 0)
+			return false;
+		if (o[i] == 1) {
+			i++;
+			continue;
+		}
+		if (i + 1 >= n || o[i + 1] < 2 || i + o[i + 1] > n)
+			return false;
+		if (o[i] == 19 && o[i + 1] == 18)
+			return true;
+		i += o[i + 1];
+	}
+	return false;
+}
+
+/*
+ * The listener path's drop rules that the TCP header alone decides (docs/verdicts.md, "Drop
+ * rules"; the reasons are the same on 6.1 and 6.12): the rule's name and what the bytes show,
+ * or NULL. A SYN with ACK never gets here: the witness takes it for a SYN-ACK.
+ */
+static const char *tcp_rule_evidence(const uint8_t *th, size_t tcp_len, const char *name)
+{
+	uint8_t fl = th[13];
+
+	/* tcp_rcv_state_process(), TCP_LISTEN: RST first, then SYN with FIN */
+	if (!strcmp(name, "TCP_RESET"))
+		return (fl & 0x04) ? "syn-rst: SYN with RST, which a listener discards" : NULL;
+	if (!strcmp(name, "TCP_FLAGS"))
+		return (fl & 0x01) && !(fl & 0x04) ?
+			       "syn-fin: SYN with FIN, which a listener discards" : NULL;
+	/* tcp_v4_rcv()/tcp_v6_rcv(): an MD5 option on a socket with no key (syntwin's
+	 * listeners set none) */
+	if (!strcmp(name, "TCP_MD5UNEXPECTED"))
+		return has_md5_option(th + 20, tcp_len - 20) ?
+			       "md5-unexpected: a TCP-MD5 option to a listener with no key" : NULL;
+	return NULL;
+}
+
 const char *drop_evidence(const struct unbound_input *in, const char *name)
 {
 	struct syn_layout l;
@@ -94,6 +136,12 @@ const char *drop_evidence(const struct unbound_input *in, const char *name)
 	}
 	if (syn_layout(in->bytes, in->len, in->mac_len, &l) || !l.family)
 		return NULL;
+	if (l.tcp_off + l.tcp_len <= in->len && l.tcp_len >= 20) {
+		const char *rule = tcp_rule_evidence(in->bytes + l.tcp_off, l.tcp_len, name);
+
+		if (rule)
+			return rule;
+	}
 	if (!strcmp(name, "IP_INHDR"))
 		return inhdr_evidence(ip, &l);
 	if (!strcmp(name, "IP_CSUM"))

@@ -162,12 +162,14 @@ static int field(char *key, char *v, struct syn_shape *s, char *err, size_t errl
 			FAIL("flags=%s: must start with S (a SYN)", v);
 		s->flags = 0x02;
 		for (const char *c = v + 1; *c; c++) {
-			const char *letters = "ECUP";
-			const uint8_t bits[] = { 0x40, 0x80, 0x20, 0x08 };
+			/* no ACK: a SYN with ACK is a SYN-ACK to the witness (and the
+			 * replay's reader), never judged as a SYN */
+			const char *letters = "ECUPFR";
+			const uint8_t bits[] = { 0x40, 0x80, 0x20, 0x08, 0x01, 0x04 };
 			const char *at = strchr(letters, *c);
 
 			if (!at || !*c)
-				FAIL("flags=%s: '%c' is not E, C, U or P", v, *c);
+				FAIL("flags=%s: '%c' is not E, C, U, P, F or R", v, *c);
 			s->flags |= bits[at - letters];
 		}
 	} else if (!strcmp(key, "tcpopt")) {
@@ -196,6 +198,12 @@ static int field(char *key, char *v, struct syn_shape *s, char *err, size_t errl
 			s->bad = BAD_DOFF_LONG;
 		else
 			FAIL("bad=%s: want csum, doff-short or doff-long", v);
+	} else if (!strcmp(key, "drop")) {
+		if (!*v || strlen(v) >= sizeof(s->drop_rule) ||
+		    strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(v))
+			FAIL("drop=%s: want a rule name of docs/verdicts.md's drop table (a-z, 0-9, -)", v);
+		s->bad = BAD_RULE;
+		snprintf(s->drop_rule, sizeof(s->drop_rule), "%s", v);
 	} else {
 		FAIL("unknown field '%s'", key);
 	}

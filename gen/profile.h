@@ -4,16 +4,19 @@
  * packetdrill's one-line packets. Format (docs/traffic.md, "Crafted SYNs"):
  *
  *   # comment
- *   SHAPE family=4|6 [ttl=N] [df=0|1] [ipid=N] [tos=N] [flow=N] [win=N] [flags=S[E][C][U][P]]
+ *   SHAPE family=4|6 [ttl=N] [df=0|1] [ipid=N] [tos=N] [flow=N] [win=N]
+ *         [flags=S[E][C][U][P][F][R]]
  *         [res=N] [urg=N] [tcpopt=ITEM,ITEM,...] [ipopt=HEX] [ext=hop:HEX|dst:HEX,...]
- *         [bad=csum|doff-short|doff-long] [rexmit=N]
+ *         [bad=csum|doff-short|doff-long] [drop=RULE] [rexmit=N]
  *
  * tcpopt items: mss:N  ws:N  sok  ts:VAL:ECR  nop  eol  hex:BYTES (raw option bytes, e.g. an
  * unknown kind or padding after EOL). The list is the exact option byte sequence and must be a
  * multiple of 4 bytes, at most 40. ipopt is raw IPv4 option bytes (multiple of 4, at most 40).
  * ext is the IPv6 extension-header chain in order; each HEX is the header's bytes after next
  * header and length, so 2 + len(HEX) must be a multiple of 8. bad= makes a SYN the kernel must
- * drop: a wrong TCP checksum, a data offset below 5, or one beyond the packet. rexmit=N (1..3)
+ * drop: a wrong TCP checksum, a data offset below 5, or one beyond the packet. drop=RULE makes
+ * the SYN as written (e.g. flags=SF) and declares it must-drop by that rule of the listener
+ * path's drop table (docs/verdicts.md); flags F and R exist for those. rexmit=N (1..3)
  * sends N more copies of the SYN right behind it, as retransmissions (IPv4 ID or IPv6 flow label
  * plus 1, 2, ...): the kernel saves the first, the witness holds the last.
  * Numbers are decimal, or hexadecimal with 0x (never octal: 010 is ten). A shape's headers may
@@ -31,7 +34,9 @@
  * (CAPTURE_MAX, with 14 more for a tap frame's MAC header) both hold. */
 #define SHAPE_MAX_HEADERS 242
 
-enum shape_bad { BAD_NONE, BAD_CSUM, BAD_DOFF_SHORT, BAD_DOFF_LONG };
+/* How a must-drop shape is made: its bytes spoiled (BAD_CSUM, BAD_DOFF_*), or made as written
+ * with a shape one of the listener path's drop rules rejects (BAD_RULE, drop=RULE). */
+enum shape_bad { BAD_NONE, BAD_CSUM, BAD_DOFF_SHORT, BAD_DOFF_LONG, BAD_RULE };
 
 struct syn_shape {
 	char name[48];		/* "<file stem>/<shape>" */
@@ -50,6 +55,7 @@ struct syn_shape {
 		size_t len;	/* bytes after next-header and length */
 	} ext[SHAPE_MAX_EXT];
 	int bad;		/* enum shape_bad */
+	char drop_rule[24];	/* BAD_RULE: the rule the judge must find (compare/drop_rules.h) */
 	int rexmit;		/* copies sent again behind the SYN (retransmissions) */
 };
 

@@ -428,6 +428,53 @@ static void test_labels(void)
 	labels_free(&t);
 }
 
+/* The drop rules the TCP header decides: each reason only with its own flags or option. */
+static void test_unbound_flag_rules(void)
+{
+	/* IPv4, no options; TCP with NOP, NOP, then an MD5 option (19, 18, 16 bytes), 2 NOPs */
+	uint8_t p[20 + 40] = { 0x45, 0, 0, 60, 0, 0, 0x40, 0, 64, 6, 0, 0, 198, 18, 0, 1, 198, 18,
+			       0, 2, 0x9c, 0x40, 0x1b, 0x59, 0, 0, 0, 1, 0, 0, 0, 0, 0xa0, 0x02 };
+	struct unbound_input in = { .bytes = p, .len = sizeof(p), .drops = 1,
+				    .declared = "must-drop" };
+	struct compare_result r;
+	const struct {
+		uint8_t flags;
+		const char *reason;
+		int bad;
+		const char *rule;
+	} cases[] = {
+		{ 0x03, "TCP_FLAGS", 0, "syn-fin" },	   /* SYN|FIN */
+		{ 0x2b, "TCP_FLAGS", 0, "syn-fin" },	   /* SYN|FIN|PSH|URG (a scanner's probe) */
+		{ 0x02, "TCP_FLAGS", 1, NULL },		   /* a plain SYN: nothing to show */
+		{ 0x07, "TCP_FLAGS", 1, NULL },		   /* SYN|FIN|RST: the RST rule comes first */
+		{ 0x07, "TCP_RESET", 0, "syn-rst" },
+		{ 0x06, "TCP_RESET", 0, "syn-rst" },
+		{ 0x03, "TCP_RESET", 1, NULL },
+		{ 0x02, "TCP_MD5UNEXPECTED", 1, NULL },	   /* options below: none yet */
+	};
+
+	memset(p + 40, 1, 20);
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		p[33] = cases[k].flags;
+		in.drop_reason = cases[k].reason;
+		CHECK(judge_unbound(&in, &r) == cases[k].bad, "flags %#x %s", cases[k].flags,
+		      cases[k].reason);
+		if (cases[k].rule) {
+			CHECK_EQ_INT(r.reason, R_REJECTED);
+			CHECK_STR_CONTAINS(r.detail, cases[k].rule);
+		}
+	}
+	p[33] = 0x02;
+	in.drop_reason = "TCP_MD5UNEXPECTED";
+	p[42] = 19, p[43] = 18; /* after two NOPs: an MD5 option, its digest NOP bytes */
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	CHECK_STR_CONTAINS(r.detail, "md5-unexpected");
+	p[43] = 17; /* not the 18 bytes tcp_parse_md5sig_option() wants */
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	p[43] = 18, p[40] = 0; /* behind an EOL: no option */
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+}
+
 /*
  * Captures no socket took: explained only by a drop reason that is a validity check the bytes
  * confirm, and never for a SYN declared must-connect; no drop at all, a reason with no
@@ -505,6 +552,7 @@ static void test_unbound(void)
 	CHECK_STR_CONTAINS(r.detail, "ip6_parse_tlv");
 	memcpy(v6 + 40, (uint8_t[]){ 6, 1, 1, 4, 0, 0, 0, 0, 0x1e, 0, 1, 4, 0, 0, 0, 0 }, 16);
 	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	test_unbound_flag_rules();
 }
 
 /* A 52-byte IPv4 SYN: IP ID @id, TCP timestamp TSval @tsval (NOP, NOP, TS). */

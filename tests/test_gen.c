@@ -146,6 +146,17 @@ static void test_profile(void)
 	CHECK_EQ_INT(profile_parse_line("x family=4 tcpopt=wat", "t", &sh[2], err, sizeof(err)), -1);
 	CHECK_EQ_INT(profile_parse_line("x family=4 bad=doff-long", "t", &sh[2], err, sizeof(err)), 1);
 	CHECK_EQ_INT(sh[2].bad, BAD_DOFF_LONG);
+	/* A must-drop shape by a rule of the drop table: made as written, the rule named. */
+	CHECK_EQ_INT(profile_parse_line("x family=4 flags=SFPU drop=syn-fin", "t", &sh[2], err,
+					sizeof(err)), 1);
+	CHECK_EQ_INT(sh[2].flags, 0x02 | 0x01 | 0x08 | 0x20);
+	CHECK_EQ_INT(sh[2].bad, BAD_RULE);
+	CHECK(!strcmp(sh[2].drop_rule, "syn-fin"), "drop rule %s", sh[2].drop_rule);
+	CHECK_EQ_INT(profile_parse_line("x family=4 flags=SR drop=Syn_Rst", "t", &sh[2], err,
+					sizeof(err)), -1);
+	CHECK_STR_CONTAINS(err, "drop=Syn_Rst: want a rule name");
+	CHECK_EQ_INT(profile_parse_line("x family=4 flags=SX", "t", &sh[2], err, sizeof(err)), -1);
+	CHECK_STR_CONTAINS(err, "'X' is not E, C, U, P, F or R");
 	/* Numbers: decimal or 0x hex, never octal; no sign. */
 	CHECK_EQ_INT(profile_parse_line("x family=4 ttl=010 tos=0x1c", "t", &sh[2], err,
 					sizeof(err)), 1);
