@@ -140,6 +140,11 @@ static void witness(const struct expect_facts *f, struct expect_list *l)
 	     (int64_t)(f->passive - f->dropped), (int64_t)f->bound);
 	want(l, "SYN-ACKs bound", CLEAN_WIRE, (int64_t)f->plan->expect_active,
 	     (int64_t)f->active_bound);
+	if (f->decl->synack_save)
+		/* the witness saw the client answer every timestamped SYN-ACK it judged: the
+		 * TSecr cross-check ran on each (which_copy.c) */
+		want(l, "active answers seen", CLEAN_WIRE, (int64_t)f->active_ts,
+		     (int64_t)f->active_answered);
 }
 
 void expect_all(const struct expect_facts *f, struct expect_list *out)

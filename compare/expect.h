@@ -59,6 +59,9 @@ struct expect_facts {
 	uint64_t bound, bind_miss, active_bound, active_bind_miss, ring_drops, records_lost;
 	uint64_t unbound, waiting;
 	int64_t unclaimed;
+	/* active records whose SYN-ACK carried a timestamp, and those with the client's first
+	 * ACK seen answering it (the TSecr cross-check's input) */
+	uint64_t active_ts, active_answered;
 };
 
 struct expectation {

@@ -102,8 +102,12 @@ static int judge_no_socket(const struct observation *ob, struct compare_result *
 	struct unbound_input in = { .bytes = last->data, .len = last->len,
 				    .mac_len = last->mac_len, .parse_err = ob->parse_err,
 				    .drops = ob->drops, .drop_reason = ob->drop_reason,
+				    .copies = (unsigned int)ob->n, .synacks = ob->synacks,
+				    .saved = ob->leaked_at != NULL,
 				    .declared = gen_declares(ob->gen) };
 
+	for (int i = 0; i < ob->n; i++)
+		in.saved |= ob->copy[i].saved;
 	return judge_unbound(&in, res);
 }
 
@@ -189,6 +193,17 @@ static int judge_socket(const struct observation *ob, struct compare_result *res
 		snprintf(res->detail, sizeof(res->detail), "the kernel accepted a SYN it must drop (%s)",
 			 ob->knobs ? ob->knobs : "no knobs named");
 		bad = unexplained(res, V_DIFFER);
+	} else if (!ob->active && ob->n) {
+		/* whoever made it (a replay declares nothing): its bytes may forbid a connection */
+		int c = copy_that_created(ob->copy, ob->n);
+		const struct copy_view *v = &ob->copy[c >= 0 ? c : ob->n - 1];
+		const char *rule = listener_drop_rule(v->data, v->len, v->mac_len);
+
+		if (rule) {
+			snprintf(res->detail, sizeof(res->detail), "the kernel made a connection of a "
+				 "SYN its listener must drop (%s: docs/verdicts.md's drop rules)", rule);
+			bad = unexplained(res, V_DIFFER);
+		}
 	}
 	if (ob->small_buffer && ob->small_buffer[0] && strcmp(ob->small_buffer, "ok")) {
 		/* the API broke its contract: unexplained, whatever the bytes say */

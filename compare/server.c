@@ -55,6 +55,7 @@
 #include "saved_syn_mem.h"
 #include "driver.h"
 #include "generators.h"
+#include "witness_probe.h"
 #include "which_copy.h"
 
 #define PORT_BASE TOPO_PORT_BASE
@@ -112,6 +113,12 @@ struct stats {
 					 * connection was judged (same flow and ISN) */
 	uint64_t late_answers;		/* --netem: SYN-ACKs answering a late copy of a judged
 					 * SYN, dropped by the client (late_answer()) */
+	uint64_t active_ts;		/* active records whose SYN-ACK (the one that made the
+					 * connection) carried a timestamp */
+	uint64_t active_answered;	/* ... of those, with the client's first ACK's TSecr seen */
+	uint64_t gave_up;		/* SYNs a generator gave up on (no SYN-ACK came) */
+	uint64_t gave_up_dropped;	/* ... whose every copy the witness saw the kernel drop
+					 * (the tun peer gives those up at once) */
 	int64_t unclaimed_bindings;	/* bound records the ring delivered that no socket took
 					 * (a second child of one SYN, never accepted); -1 until
 					 * the end */
@@ -832,9 +839,18 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 	if (res.reason == R_EVICTED)
 		st->lost++;
 	if (active) {
+		int made = copy_that_created(cp.view, cp.n);
+		uint32_t tv;
+
 		st->active++;
 		for (int i = 0; i < cp.n; i++)
 			st->active_allocs += cp.view[i].saved + cp.view[i].saved_again;
+		/* the TSecr cross-check's own input: a SYN-ACK with a timestamp, and the client's
+		 * first ACK answering it seen (an expectation: expect.c) */
+		if (made >= 0 && copy_tsval(&cp.view[made], &tv)) {
+			st->active_ts++;
+			st->active_answered += ob.have_tsecr;
+		}
 		if (gen_index(c->gen) == GEN_DUP_SYNACK)
 			count_gen(st, c->gen, &res);
 	} else {
@@ -1066,7 +1082,9 @@ static void gave_up(const struct active_msg *m, struct capture_client *cc, struc
 	if (labels_take(&labels, &f, true, m->isn, 0, &l, &dup) == 0)
 		lp = &l;
 	st->conns++;
+	st->gave_up++;
 	if (capture_take_flow(cc, &k, &r) == 0) {
+		st->gave_up_dropped += capture_all_dropped(&r);
 		judge_capture(cc, &k, &r, lp, rep, st);
 		return;
 	}
@@ -1648,6 +1666,8 @@ static void summary_counts(struct json_out *j, const struct opts *o, const struc
 	json_u64(j, "late_captures", st->late_captures);
 	json_u64(j, "late_copies", st->late_copies);
 	json_u64(j, "late_answers", st->late_answers);
+	json_u64(j, "gave_up", st->gave_up);
+	json_u64(j, "gave_up_dropped", st->gave_up_dropped);
 	if (st->unclaimed_bindings >= 0)
 		json_i64(j, "unclaimed_bindings", st->unclaimed_bindings);
 	else
@@ -1916,6 +1936,7 @@ static void gather_facts(const struct opts *o, struct capture_client *cc, const 
 		.mem_ctx_overflow = st->mem.ctx_overflow, .mem_live = st->mem.live,
 		.mem_double_elsewhere = st->mem_double_unconfirmed, .mem_missed = st->mem.missed,
 		.active_allocs = st->active_allocs,
+		.active_ts = st->active_ts, .active_answered = st->active_answered,
 		.bound = cnt[CNT_BOUND], .bind_miss = cnt[CNT_BIND_MISS],
 		.active_bound = cnt[CNT_ACTIVE_BOUND], .active_bind_miss = cnt[CNT_ACTIVE_BIND_MISS],
 		.ring_drops = cnt[CNT_RING_DROPS], .records_lost = st->lost,
@@ -2325,6 +2346,8 @@ int main(int argc, char **argv)
 		return 2;
 	L.ctx = (struct run_ctx){ &o, &cc, &rep, &st };
 	planned = (struct planned){ o.held_back, o.abandoned, o.dup_synack };
+	peer_drop_probe = witness_dropped_every_copy; /* (the tun peer's generators ask it) */
+	peer_drop_ctx = &cc;
 	generators_init(&gens, &(struct gen_opts){ .planned = &planned,
 						   .planned_seed = o.planned_seed,
 						   .crafted = &o.crafted,

@@ -2,12 +2,14 @@
 /* Verdicts on captured SYNs no socket took (see unbound.h). */
 #include "unbound.h"
 
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include "decode.h"
 #include "inet_csum.h"
+#include "topology.h"
 
 /* 6.1 ip6_parse_tlv()'s own checks on one hop-by-hop or destination-options header @h (@n
  * bytes): Pad1/PadN runs of more than 7 bytes, non-zero PadN, an option past the header. */
@@ -70,7 +72,11 @@ static const char *inhdr_evidence(const uint8_t *ip, const struct syn_layout *l)
 	return NULL;
 }
 
-/* A well-formed TCP-MD5 option (kind 19, length 18) in the options @o (@n bytes). */
+/*
+ * An MD5 option as tcp_parse_md5sig_option() (6.1) finds it in the options @o (@n bytes): the
+ * first option of kind 19 decides, and it counts only with length 18. (6.12 drops a malformed
+ * or repeated one for TCP_AUTH_HDR instead: no evidence here.)
+ */
 static bool has_md5_option(const uint8_t *o, size_t n)
 {
 	for (size_t i = 0; i < n;) {
@@ -82,34 +88,138 @@ static bool has_md5_option(const uint8_t *o, size_t n)
 		}
 		if (i + 1 >= n || o[i + 1] < 2 || i + o[i + 1] > n)
 			return false;
-		if (o[i] == 19 && o[i + 1] == 18)
-			return true;
+		if (o[i] == 19)
+			return o[i + 1] == 18;
 		i += o[i + 1];
 	}
 	return false;
 }
 
-/*
- * The listener path's drop rules that the TCP header alone decides (docs/verdicts.md, "Drop
- * rules"; the reasons are the same on 6.1 and 6.12): the rule's name and what the bytes show,
- * or NULL. A SYN with ACK never gets here: the witness takes it for a SYN-ACK.
- */
-static const char *tcp_rule_evidence(const uint8_t *th, size_t tcp_len, const char *name)
+/* Does a listener of the run hold an MD5 key for the SYN's source @ip (server.c gives each
+ * listener one for the topology's MD5 client, and only for it)? */
+static bool source_has_md5_key(const uint8_t *ip, int family)
 {
-	uint8_t fl = th[13];
+	uint8_t a[16];
 
-	/* tcp_rcv_state_process(), TCP_LISTEN: RST first, then SYN with FIN */
-	if (!strcmp(name, "TCP_RESET"))
-		return (fl & 0x04) ? "syn-rst: SYN with RST, which a listener discards" : NULL;
-	if (!strcmp(name, "TCP_FLAGS"))
-		return (fl & 0x01) && !(fl & 0x04) ?
-			       "syn-fin: SYN with FIN, which a listener discards" : NULL;
-	/* tcp_v4_rcv()/tcp_v6_rcv(): an MD5 option on a socket with no key (syntwin's
-	 * listeners set none) */
-	if (!strcmp(name, "TCP_MD5UNEXPECTED"))
-		return has_md5_option(th + 20, tcp_len - 20) ?
-			       "md5-unexpected: a TCP-MD5 option to a listener with no key" : NULL;
-	return NULL;
+	if (family == AF_INET)
+		return inet_pton(AF_INET, TOPO_MD5_CLIENT4, a) == 1 && !memcmp(ip + 12, a, 4);
+	return inet_pton(AF_INET6, TOPO_MD5_CLIENT6, a) == 1 && !memcmp(ip + 8, a, 16);
+}
+
+/*
+ * The listener path's drop rules that a SYN's own bytes decide (docs/verdicts.md, "Drop rules
+ * of the listener's path"), with the reason both 6.1 and 6.12 report for each; NULL where the
+ * kernel consumes the SYN (consume_skb(): no drop report, the witness sees only its silence).
+ */
+enum {
+	RULE_V4_MARTIAN_SRC, RULE_V4_MARTIAN_DST, RULE_V4_LOOPBACK, RULE_V6_LOOPBACK,
+	RULE_V6_SRC_MC, RULE_MD5, RULE_RST, RULE_FIN, RULE_V4_BCAST, RULE_V6_MAPPED,
+};
+static const struct drop_rule {
+	const char *rule, *reason, *what;
+} drop_rules[] = {
+	/* ip_route_input_slow() (IPv4) and ip6_rcv_core() (IPv6), before TCP */
+	[RULE_V4_MARTIAN_SRC] = { "v4-martian-src", "NOT_SPECIFIED", "a martian IPv4 source "
+				  "(multicast, limited broadcast or zero-net)" },
+	[RULE_V4_MARTIAN_DST] = { "v4-martian-dst", "NOT_SPECIFIED", "a zero-net IPv4 "
+				  "destination (a martian)" },
+	[RULE_V4_LOOPBACK] = { "v4-src-loopback", "NOT_SPECIFIED", "a 127/8 IPv4 address on a "
+			       "device that is not loopback (route_localnet 0)" },
+	[RULE_V6_LOOPBACK] = { "v6-loopback-addr", "IP_INHDR", "::1 on a device that is not "
+			       "loopback" },
+	[RULE_V6_SRC_MC] = { "src-multicast-v6", "IP_INHDR", "a multicast IPv6 source" },
+	/* tcp_v4_rcv()/tcp_v6_rcv(), before the socket sees it: an MD5 option from a peer the
+	 * socket holds no key for */
+	[RULE_MD5] = { "md5-unexpected", "TCP_MD5UNEXPECTED",
+		       "a TCP-MD5 option from a source the listener holds no key for" },
+	/* then tcp_rcv_state_process(), TCP_LISTEN: RST first, then SYN with FIN */
+	[RULE_RST] = { "syn-rst", "TCP_RESET", "SYN with RST, which a listener discards" },
+	[RULE_FIN] = { "syn-fin", "TCP_FLAGS", "SYN with FIN, which a listener discards" },
+	/* then tcp_v4_conn_request()/tcp_v6_conn_request(): consumed */
+	[RULE_V4_BCAST] = { "dst-broadcast-v4", NULL, "the limited broadcast destination, which "
+			    "tcp_v4_conn_request() consumes without a drop report" },
+	[RULE_V6_MAPPED] = { "src-v4mapped-v6", NULL, "a v4-mapped IPv6 source, which "
+			     "tcp_v6_conn_request() consumes without a drop report" },
+};
+
+/* The IP-layer rule the addresses of @ip break (ip_route_input_slow()'s order), or -1. */
+static int v4_address_rule(const uint8_t *ip)
+{
+	const uint8_t *s = ip + 12, *d = ip + 16;
+	static const uint8_t lbcast[4] = { 255, 255, 255, 255 };
+
+	if ((s[0] & 0xf0) == 0xe0 || !memcmp(s, lbcast, 4))
+		return RULE_V4_MARTIAN_SRC;
+	if (!memcmp(d, lbcast, 4))
+		return s[0] == 0 ? -1 : RULE_V4_BCAST; /* (brd_input: handled by TCP, consumed) */
+	if (s[0] == 0)
+		return RULE_V4_MARTIAN_SRC;
+	if (d[0] == 0)
+		return RULE_V4_MARTIAN_DST;
+	if (d[0] == 127 || s[0] == 127)
+		return RULE_V4_LOOPBACK;
+	return -1;
+}
+
+static int v6_address_rule(const uint8_t *ip, bool ip_layer)
+{
+	static const uint8_t loopback[16] = { [15] = 1 };
+	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
+	const uint8_t *s = ip + 8, *d = ip + 24;
+
+	if (ip_layer)
+		return !memcmp(s, loopback, 16) || !memcmp(d, loopback, 16) ? RULE_V6_LOOPBACK :
+		       s[0] == 0xff					? RULE_V6_SRC_MC :
+									  -1;
+	return !memcmp(s, mapped, 12) ? RULE_V6_MAPPED : -1;
+}
+
+/* The first rule, in the kernel's order, that the SYN's bytes (@p, laid out in @l) break. */
+static const struct drop_rule *rule_of_bytes(const uint8_t *p, const struct syn_layout *l)
+{
+	const uint8_t *ip = p + l->mac_len, *th = p + l->tcp_off;
+	uint8_t fl = th[13];
+	int r = l->family == AF_INET ? v4_address_rule(ip) : v6_address_rule(ip, true);
+
+	/* (the broadcast destination is consumed later, after TCP's own checks) */
+	if (r >= 0 && r != RULE_V4_BCAST)
+		return &drop_rules[r];
+	if (fl & 0x10 || !(fl & 0x02))
+		return NULL;
+	if (has_md5_option(th + 20, l->tcp_len - 20) && !source_has_md5_key(ip, l->family))
+		return &drop_rules[RULE_MD5];
+	if (fl & 0x04)
+		return &drop_rules[RULE_RST];
+	if (fl & 0x01)
+		return &drop_rules[RULE_FIN];
+	if (l->family == AF_INET6)
+		r = v6_address_rule(ip, false);
+	return r >= 0 ? &drop_rules[r] : NULL;
+}
+
+const char *listener_drop_rule(const uint8_t *bytes, size_t len, size_t mac_len)
+{
+	struct syn_layout l;
+	const struct drop_rule *r;
+
+	if (syn_layout(bytes, len, mac_len, &l) || !l.family || l.tcp_len < 20 ||
+	    l.tcp_off + l.tcp_len > len)
+		return NULL;
+	r = rule_of_bytes(bytes, &l);
+	return r ? r->rule : NULL;
+}
+
+/* The rule reason @name stands for, if the SYN's bytes carry it: "rule: what", or NULL. */
+static const char *tcp_rule_evidence(const uint8_t *p, const struct syn_layout *l,
+				     const char *name)
+{
+	static char line[160];
+	const struct drop_rule *r = rule_of_bytes(p, l);
+
+	if (!r || !r->reason || strcmp(r->reason, name))
+		return NULL;
+	snprintf(line, sizeof(line), "%s: %s", r->rule, r->what);
+	return line;
 }
 
 const char *drop_evidence(const struct unbound_input *in, const char *name)
@@ -137,7 +247,7 @@ const char *drop_evidence(const struct unbound_input *in, const char *name)
 	if (syn_layout(in->bytes, in->len, in->mac_len, &l) || !l.family)
 		return NULL;
 	if (l.tcp_off + l.tcp_len <= in->len && l.tcp_len >= 20) {
-		const char *rule = tcp_rule_evidence(in->bytes + l.tcp_off, l.tcp_len, name);
+		const char *rule = tcp_rule_evidence(in->bytes, &l, name);
 
 		if (rule)
 			return rule;
@@ -160,19 +270,63 @@ const char *drop_evidence(const struct unbound_input *in, const char *name)
 	return NULL;
 }
 
+/* A rule whose SYNs the kernel consumes (no drop report), if the bytes carry it: "rule: what",
+ * or NULL. */
+static const char *consumed_evidence(const struct unbound_input *in)
+{
+	static char line[160];
+	struct syn_layout l;
+	const struct drop_rule *r;
+
+	if (in->parse_err || syn_layout(in->bytes, in->len, in->mac_len, &l) || !l.family ||
+	    l.tcp_len < 20 || l.tcp_off + l.tcp_len > in->len)
+		return NULL;
+	r = rule_of_bytes(in->bytes, &l);
+	if (!r || r->reason)
+		return NULL;
+	snprintf(line, sizeof(line), "%s: %s", r->rule, r->what);
+	return line;
+}
+
+/* What the witness saw that says the kernel took the SYN after all (a SYN-ACK, a saved copy, a
+ * copy it did not drop, where it reports its drops): written to @buf, or NULL when nothing
+ * does. */
+static const char *taken_after_all(const struct unbound_input *in, bool consumed, char *buf,
+				   size_t n)
+{
+	if (in->synacks)
+		snprintf(buf, n, "yet the witness saw %u SYN-ACK%s answer it", in->synacks,
+			 in->synacks == 1 ? "" : "s");
+	else if (in->saved)
+		snprintf(buf, n, "yet the kernel allocated a saved copy for it");
+	else if (!consumed && in->drops < in->copies)
+		snprintf(buf, n, "yet only %u of its %u copies were dropped", in->drops, in->copies);
+	else
+		return NULL;
+	return buf;
+}
+
 int judge_unbound(const struct unbound_input *in, struct compare_result *out)
 {
-	const char *why = in->drops ? drop_evidence(in, in->drop_reason) : NULL;
+	const char *why = in->drops ? drop_evidence(in, in->drop_reason) : consumed_evidence(in);
+	const char *how = in->drops ? in->drop_reason : "consumed";
 	bool must_drop = in->declared && !strcmp(in->declared, "must-drop");
 	bool must_connect = in->declared && !strcmp(in->declared, "must-connect");
+	char taken[96];
 
 	memset(out, 0, sizeof(*out));
 	out->diff_off = -1;
+	if (why && taken_after_all(in, !in->drops, taken, sizeof(taken))) {
+		out->verdict = V_UNBOUND;
+		snprintf(out->detail, sizeof(out->detail), "dropped by the kernel (%.32s): %.120s; "
+			 "%.70s", how, why, taken);
+		return 1;
+	}
 	if (why && !must_connect) {
 		out->verdict = V_EXPLAINED;
 		out->reason = must_drop ? R_REJECTED : R_DROPPED;
-		snprintf(out->detail, sizeof(out->detail), "dropped by the kernel (%s): %s",
-			 in->drop_reason, why);
+		snprintf(out->detail, sizeof(out->detail), "dropped by the kernel (%s): %s", how,
+			 why);
 		return 0;
 	}
 	out->verdict = V_UNBOUND;

@@ -18,6 +18,10 @@ struct unbound_input {
 	size_t len, mac_len;
 	bool parse_err;			/* the witness found doff < 5 or past the packet */
 	unsigned int drops;		/* copies the kernel dropped (kfree_skb), 0 if none was seen */
+	unsigned int copies;		/* copies the witness saw */
+	/* What says the kernel took it after all: a drop is explained only without these. */
+	unsigned int synacks;		/* SYN-ACKs answering it, seen at the server's egress */
+	bool saved;			/* a saved-SYN allocation tied to a copy, or one leaked */
 	const char *drop_reason;	/* the first one's enum skb_drop_reason name without its
 					 * SKB_DROP_REASON_ prefix, or NULL */
 	/* What its generator declared: "must-drop", "must-connect", or NULL for none (a replayed
@@ -31,5 +35,10 @@ int judge_unbound(const struct unbound_input *in, struct compare_result *out);
 /* The validity check that reason @name stands for, confirmed in the bytes: a description, or
  * NULL where the bytes do not show it (or the reason is no validity check). */
 const char *drop_evidence(const struct unbound_input *in, const char *name);
+
+/* The listener path's drop rule that a SYN's own bytes (@len, @mac_len of them link layer)
+ * break -- "syn-fin", "syn-rst", "md5-unexpected" -- or NULL: a SYN a correct kernel never
+ * makes a connection of. */
+const char *listener_drop_rule(const uint8_t *bytes, size_t len, size_t mac_len);
 
 #endif

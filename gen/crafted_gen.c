@@ -2,7 +2,8 @@
 /*
  * The crafted phase in syntwin-server's event loop (crafted_gen.h). Each run: the device
  * opened, the walk's selected SYNs (or the capture's, for a replay) written one at a time (a
- * must-drop one and the next at once; a good one waits up to 3 s for its SYN-ACK, then the ACK),
+ * must-drop one and the next at once; a good one waits up to 3 s for its SYN-ACK, then the ACK,
+ * or less: once the witness saw the kernel drop it, no SYN-ACK can come),
  * the closes of its connections awaited (at most 1.5 s), its line printed, the device closed;
  * then the next run. A replayed SYN declares nothing: one that gets no SYN-ACK is given up on
  * and judged by the server from the kernel's drop reason, not counted as a failure here.
@@ -21,6 +22,8 @@
 
 #define SYNACK_WAIT_MS 3000
 #define CLOSES_WAIT_MS 1500
+/* While a SYN waits: how often the witness is asked whether the kernel dropped it */
+#define DROP_POLL_MS 5
 
 static const char *const kind_names[CRAFTED_KINDS] = { "crafted", "fuzz", "tap", "replay" };
 /* the generator names an earlier run's records carry, for --rerun */
@@ -133,7 +136,7 @@ static int start_run(struct crafted_gen *g)
 	if (k != CRAFTED_REPLAY)
 		walk_init(&g->w, &shapes, g->o.n[k], g->o.seed[k], k == CRAFTED_FUZZ, &g->only);
 	g->replay_next = 0;
-	g->made = g->failed = g->rejected_sent = g->given_up = 0;
+	g->made = g->failed = g->rejected_sent = g->given_up = g->dropped = 0;
 	g->running = true;
 	return 0;
 }
@@ -144,7 +147,7 @@ static void end_run(struct crafted_gen *g)
 	int k = g->kind;
 
 	if (k == CRAFTED_REPLAY) {
-		replay_print(&g->replay, g->made, g->given_up);
+		replay_print(&g->replay, g->made, g->given_up, g->dropped);
 		replay_free(&g->replay);
 	} else {
 		printf("%s: %llu connections from %zu %sshapes, %llu SYNs the kernel must drop, "
@@ -231,10 +234,13 @@ void crafted_gen_step(struct crafted_gen *g)
 			return;
 		}
 		if (g->waiting) {
-			if (mono_ms() < g->deadline_ms)
+			bool dropped = syn_dropped(&g->out);
+
+			if (!dropped && mono_ms() < g->deadline_ms)
 				return;
-			syn_gave_up(&g->out); /* the server judges that SYN now */
+			syn_gave_up(&g->out, dropped); /* the server judges that SYN now */
 			*(g->kind == CRAFTED_REPLAY ? &g->given_up : &g->failed) += 1;
+			g->dropped += dropped;
 			g->waiting = false;
 		}
 		if (g->closing) {
@@ -272,7 +278,9 @@ void crafted_gen_event(struct crafted_gen *g)
 
 int crafted_gen_wait_ms(const struct crafted_gen *g)
 {
-	return mono_wait_ms(g->running && g->waiting, g->running && g->closing, g->deadline_ms);
+	int ms = mono_wait_ms(g->running && g->waiting, g->running && g->closing, g->deadline_ms);
+
+	return g->running && g->waiting && peer_drop_probe && ms > DROP_POLL_MS ? DROP_POLL_MS : ms;
 }
 
 bool crafted_gen_finished(const struct crafted_gen *g)

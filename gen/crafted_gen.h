@@ -49,6 +49,7 @@ struct crafted_gen {
 	struct replay_list replay;	/* CRAFTED_REPLAY's SYNs, and the next one's index */
 	size_t replay_next;
 	uint64_t made, failed, rejected_sent, given_up;	/* this run's */
+	uint64_t dropped;	/* this run's SYNs given up at once: the kernel dropped them */
 	uint64_t errors;	/* every run's failures: they fail the generator */
 };
 

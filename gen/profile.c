@@ -2,6 +2,7 @@
 /* The SYN profile parser (profile.h). */
 #include "profile.h"
 
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -198,6 +199,15 @@ static int field(char *key, char *v, struct syn_shape *s, char *err, size_t errl
 			s->bad = BAD_DOFF_LONG;
 		else
 			FAIL("bad=%s: want csum, doff-short or doff-long", v);
+	} else if (!strcmp(key, "src") || !strcmp(key, "dst")) {
+		int i = key[0] == 'd';
+
+		if (inet_pton(AF_INET, v, s->addr[i]) == 1)
+			s->addr_family[i] = 4;
+		else if (inet_pton(AF_INET6, v, s->addr[i]) == 1)
+			s->addr_family[i] = 6;
+		else
+			FAIL("%s=%s: want an IPv4 or IPv6 address", key, v);
 	} else if (!strcmp(key, "drop")) {
 		if (!*v || strlen(v) >= sizeof(s->drop_rule) ||
 		    strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(v))
@@ -255,6 +265,14 @@ int profile_parse_line(const char *line, const char *stem, struct syn_shape *s, 
 		FAIL("shape %s: ipopt and ipid are IPv4 fields", s->name);
 	if (s->family == 4 && (s->next_ext || s->flow))
 		FAIL("shape %s: ext and flow are IPv6 fields", s->name);
+	for (int i = 0; i < 2; i++) {
+		if (s->addr_family[i] && s->addr_family[i] != s->family)
+			FAIL("shape %s: %s= is not an IPv%d address", s->name, i ? "dst" : "src",
+			     s->family);
+		/* (no SYN-ACK could find its way back: such a SYN is made to be dropped) */
+		if (s->addr_family[i] && s->bad != BAD_RULE)
+			FAIL("shape %s: %s= needs drop=RULE", s->name, i ? "dst" : "src");
+	}
 	if (shape_header_bytes(s) > SHAPE_MAX_HEADERS)
 		FAIL("shape %s: its headers take %zu bytes, more than %d", s->name,
 		     shape_header_bytes(s), SHAPE_MAX_HEADERS);

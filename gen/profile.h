@@ -7,7 +7,7 @@
  *   SHAPE family=4|6 [ttl=N] [df=0|1] [ipid=N] [tos=N] [flow=N] [win=N]
  *         [flags=S[E][C][U][P][F][R]]
  *         [res=N] [urg=N] [tcpopt=ITEM,ITEM,...] [ipopt=HEX] [ext=hop:HEX|dst:HEX,...]
- *         [bad=csum|doff-short|doff-long] [drop=RULE] [rexmit=N]
+ *         [bad=csum|doff-short|doff-long] [drop=RULE [src=ADDR] [dst=ADDR]] [rexmit=N]
  *
  * tcpopt items: mss:N  ws:N  sok  ts:VAL:ECR  nop  eol  hex:BYTES (raw option bytes, e.g. an
  * unknown kind or padding after EOL). The list is the exact option byte sequence and must be a
@@ -16,7 +16,8 @@
  * header and length, so 2 + len(HEX) must be a multiple of 8. bad= makes a SYN the kernel must
  * drop: a wrong TCP checksum, a data offset below 5, or one beyond the packet. drop=RULE makes
  * the SYN as written (e.g. flags=SF) and declares it must-drop by that rule of the listener
- * path's drop table (docs/verdicts.md); flags F and R exist for those. rexmit=N (1..3)
+ * path's drop table (docs/verdicts.md); flags F and R exist for those, and src=/dst= (an
+ * address of the shape's family) for the rules an address decides. rexmit=N (1..3)
  * sends N more copies of the SYN right behind it, as retransmissions (IPv4 ID or IPv6 flow label
  * plus 1, 2, ...): the kernel saves the first, the witness holds the last.
  * Numbers are decimal, or hexadecimal with 0x (never octal: 010 is ten). A shape's headers may
@@ -55,7 +56,11 @@ struct syn_shape {
 		size_t len;	/* bytes after next-header and length */
 	} ext[SHAPE_MAX_EXT];
 	int bad;		/* enum shape_bad */
-	char drop_rule[24];	/* BAD_RULE: the rule the judge must find (compare/drop_rules.h) */
+	char drop_rule[24];	/* BAD_RULE: the rule the judge must find (compare/unbound.c) */
+	/* src=, dst=: the SYN's own source and destination instead of the device's peer and
+	 * address (network order; [0] source, [1] destination; addr_family 0 where not given) */
+	uint8_t addr[2][16];
+	uint8_t addr_family[2];
 	int rexmit;		/* copies sent again behind the SYN (retransmissions) */
 };
 

@@ -150,11 +150,14 @@ void replay_prepare(const struct replay_list *l, const struct replay_syn *r, str
 			       .dport = r->dport, .isn = r->isn, .tsval = r->tsval, .name = name };
 }
 
-void replay_print(const struct replay_list *l, uint64_t sent, uint64_t given_up)
+void replay_print(const struct replay_list *l, uint64_t sent, uint64_t given_up,
+		  uint64_t dropped)
 {
 	printf("replay: %lu packets, %lu SYNs: %llu replayed, %llu got no SYN-ACK (judged by the "
-	       "server), %llu skipped (%lu malformed)%s%s\n",
+	       "server; %llu dropped by the kernel, given up at once), %llu skipped (%lu "
+	       "malformed)%s%s\n",
 	       l->st.packets, l->st.syns, (unsigned long long)sent, (unsigned long long)given_up,
+	       (unsigned long long)dropped,
 	       (unsigned long long)l->skipped, l->st.malformed,
 	       l->st.truncated ? "; the file is truncated" : "",
 	       l->st.syns ? "" : "; no SYNs in this file, nothing to compare");

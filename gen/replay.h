@@ -44,7 +44,9 @@ void replay_free(struct replay_list *l);
  * label for the server (@m: "replay", FILE#PACKET). */
 void replay_prepare(const struct replay_list *l, const struct replay_syn *r, struct active_msg *m,
 		    struct syn_out *o, char *name, size_t namelen);
-/* The line a replay ends with: what was read, sent, given up on, skipped. */
-void replay_print(const struct replay_list *l, uint64_t sent, uint64_t given_up);
+/* The line a replay ends with: what was read, sent, given up on (@dropped of them at once: the
+ * witness saw the kernel drop them), skipped. */
+void replay_print(const struct replay_list *l, uint64_t sent, uint64_t given_up,
+		  uint64_t dropped);
 
 #endif

@@ -44,6 +44,8 @@
 int tun = -1, ufd = -1;
 uint32_t port_tsval[65536]; /* each flow's SYN timestamp, by our port (PAWS) */
 int (*peer_sink)(void *ctx, const struct active_msg *m);
+bool (*peer_drop_probe)(void *ctx, const struct flow *f, uint32_t isn);
+void *peer_drop_ctx;
 void *peer_sink_ctx;
 
 /* tun0's peer and local addresses; with --tap, tap0's (set by peer_addresses()) */
@@ -147,7 +149,14 @@ int tell_shape(const struct syn_shape *s, bool fuzz, uint16_t sport, uint16_t dp
 	}
 	else
 		snprintf(m.knobs, sizeof(m.knobs), "%s", s->name);
-	return tell_flow(CLIENT_GEN, s->family, sport, dport, isn, &m);
+	/* the flow as the SYN carries it (a shape may name its own addresses: src=, dst=) */
+	struct flow f = flow_of(s, sport, dport);
+
+	m.kind = CLIENT_GEN;
+	m.has_isn = 1;
+	m.isn = isn;
+	client_msg_flow(&m, s->family == 4 ? AF_INET : AF_INET6, f.src, sport, f.dst, dport);
+	return tell_msg(&m);
 }
 
 static int parse_seg(const uint8_t *p, size_t n, struct seg *s)
@@ -193,9 +202,10 @@ uint32_t shape_tsval(const struct syn_shape *s)
 struct flow flow_of(const struct syn_shape *s, uint16_t sport, uint16_t dport)
 {
 	struct flow f = { .family = s->family, .sport = sport, .dport = dport };
+	size_t n = s->family == 4 ? 4 : 16;
 
-	memcpy(f.src, s->family == 4 ? peer4 : peer6, s->family == 4 ? 4 : 16);
-	memcpy(f.dst, s->family == 4 ? self4 : self6, s->family == 4 ? 4 : 16);
+	memcpy(f.src, s->addr_family[0] ? s->addr[0] : s->family == 4 ? peer4 : peer6, n);
+	memcpy(f.dst, s->addr_family[1] ? s->addr[1] : s->family == 4 ? self4 : self6, n);
 	return f;
 }
 
@@ -367,16 +377,32 @@ int syn_write(const struct syn_out *o)
 	return 0;
 }
 
-void syn_gave_up(const struct syn_out *o)
+void syn_gave_up(const struct syn_out *o, bool dropped)
 {
 	static unsigned int said;
 	struct active_msg m = { 0 };
 
 	if (said++ < 5)
-		fprintf(stderr, "syntwin: tun peer: no SYN-ACK for %s (port %u)\n", o->name, o->sport);
+		fprintf(stderr, "syntwin: tun peer: no SYN-ACK for %s (port %u)%s\n", o->name,
+			o->sport, dropped ? ": the kernel dropped it, given up at once" : "");
 	/* the server judges this SYN now rather than wait for its connection */
 	if (tell_flow(CLIENT_GAVE_UP, o->family, o->sport, o->dport, o->isn, &m))
 		log_err("telling the server we gave up on %s", o->name);
+}
+
+bool syn_dropped(const struct syn_out *o)
+{
+	/* the addresses from the packet itself (an IP packet: the tap's framing comes later) */
+	struct flow f = { .family = o->family, .sport = o->sport, .dport = o->dport };
+	size_t alen = o->family == 4 ? 4 : 16, at = o->family == 4 ? 12 : 8;
+
+	/* (a SYN sent with retransmitted copies behind it: a copy the witness has not seen yet
+	 * may still make the request, so it is waited out) */
+	if (!peer_drop_probe || o->rexmit_of || o->len < at + 2 * alen)
+		return false;
+	memcpy(f.src, o->pkt + at, alen);
+	memcpy(f.dst, o->pkt + at + alen, alen);
+	return peer_drop_probe(peer_drop_ctx, &f, o->isn);
 }
 
 int syn_answer(const struct syn_out *o, const struct seg *sa)
@@ -407,7 +433,7 @@ int one_syn(const struct syn_out *o)
 	if (o->expect_drop)
 		return 0;
 	if (!pump_until(3000, is_synack_of, &w, &sa)) {
-		syn_gave_up(o);
+		syn_gave_up(o, false);
 		return 1;
 	}
 	if (syn_answer(o, &sa))

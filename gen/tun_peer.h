@@ -21,6 +21,13 @@ extern int tap_mode;		/* tun is a tap: frames carry an Ethernet header */
 /* Where labels go: this sink when set (the peer inside syntwin-server), else the channel. */
 extern int (*peer_sink)(void *ctx, const struct active_msg *m);
 extern void *peer_sink_ctx;
+/*
+ * The witness's word on a SYN the peer waits on (set by syntwin-server, NULL elsewhere): true
+ * when the witness captured SYN (@f, ISN @isn) and saw the kernel drop every copy of it (its
+ * kfree_skb): no SYN-ACK can come, so the peer gives it up at once instead of waiting it out.
+ */
+extern bool (*peer_drop_probe)(void *ctx, const struct flow *f, uint32_t isn);
+extern void *peer_drop_ctx;
 extern uint64_t run_seed;	/* this run's --seed, sent with each label */
 extern uint32_t port_tsval[65536]; /* each flow's last TSval, by the peer's port (PAWS) */
 /* the peer's and the guest's addresses on tun0 or tap0 (common/topology.h), set in main */
@@ -92,8 +99,11 @@ void syn_out_of_walk(const struct walk_syn *ws, struct flow *f, uint8_t *pkt,
 		     struct syn_out *o);
 /* Writes the SYN (and its copies). Returns 0 or -1. */
 int syn_write(const struct syn_out *o);
-/* No SYN-ACK came: said (the first five), and the server told (CLIENT_GAVE_UP). */
-void syn_gave_up(const struct syn_out *o);
+/* No SYN-ACK came (@dropped: none can, the witness saw the kernel drop the SYN): said (the
+ * first five), and the server told (CLIENT_GAVE_UP). */
+void syn_gave_up(const struct syn_out *o, bool dropped);
+/* Did the witness see the kernel drop every copy of SYN @o (peer_drop_probe)? */
+bool syn_dropped(const struct syn_out *o);
 /* The SYN-ACK @sa came: the final ACK written. Returns 0 or -1. */
 int syn_answer(const struct syn_out *o, const struct seg *sa);
 /* syn_write(), then (unless expect_drop) up to 3 s for the SYN-ACK and the ACK: 0 as expected,

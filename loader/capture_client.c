@@ -236,6 +236,12 @@ __u64 capture_first_ts(struct capture_client *c, const struct capture_rec *r)
 	return first.ts_ns;
 }
 
+int capture_peek_flow(struct capture_client *c, const struct capture_key *k,
+		      struct capture_rec *out)
+{
+	return bpf_map_lookup_elem(c->by_flow_fd, k, out) ? -errno : 0;
+}
+
 int capture_take_flow(struct capture_client *c, const struct capture_key *k,
 		      struct capture_rec *out)
 {

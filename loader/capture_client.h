@@ -62,6 +62,17 @@ int capture_take_copies(struct capture_client *c, const struct capture_rec *r,
  * earliest kept in syn_copies, else @r's own. */
 __u64 capture_first_ts(struct capture_client *c, const struct capture_rec *r);
 
+/* The kernel dropped every copy of capture @r's SYN the witness saw (its kfree_skb count): no
+ * request can have come of it. */
+static inline bool capture_all_dropped(const struct capture_rec *r)
+{
+	return r->drops > 0 && r->drops >= r->copies;
+}
+
+/* The capture of flow @k in syn_by_flow, left in place. Returns 0, -ENOENT, or another -errno. */
+int capture_peek_flow(struct capture_client *c, const struct capture_key *k,
+		      struct capture_rec *out);
+
 /* The capture of flow @k still waiting in syn_by_flow (no socket took it), removed. Returns 0,
  * -ENOENT if there is none, or another -errno. */
 int capture_take_flow(struct capture_client *c, const struct capture_key *k,

@@ -5,15 +5,18 @@
  *     writes, with libpcap, an Ethernet capture of other hosts' traffic: every profile shape that
  *     must connect (except IPv4 options the kernel rewrites) as a SYN between foreign addresses,
  *     each followed by its SYN-ACK and ACK; one IPv6 SYN the kernel drops (a destination-
- *     options header padded with PadN of 12 bytes: ip6_parse_tlv() allows 7); an ARP frame and
- *     one packet with a cut IPv4 header (which replay must name and skip);
+ *     options header padded with PadN of 12 bytes: ip6_parse_tlv() allows 7); every shape of
+ *     rejected.syn made by a drop rule (drop=: a scanner's SYN|FIN|PSH|URG among them),
+ *     unanswered; an ARP frame and one packet with a cut IPv4 header (which replay must name
+ *     and skip);
  *   replay_tool bad DIR
  *     writes DIR/truncated.pcap (the capture above cut inside its last SYN), DIR/usb.pcap (a link
  *     type replay does not support) and DIR/nosyn.pcap (an ARP frame only);
  *   replay_tool check FILE.pcap connections.jsonl
  *     every SYN of FILE came back as a record, and the kernel's saved copy equals the SYN in
  *     the file byte for byte except addresses, ports, checksums and the IP length; exactly one
- *     (the padded one) is dropped-by-kernel for IP_INHDR instead.
+ *     (the padded one) is dropped-by-kernel for IP_INHDR instead, and every SYN whose own bytes
+ *     carry a drop rule (FIN, RST, an MD5 option) is dropped-by-kernel by that rule.
  */
 #include <pcap/pcap.h>
 #include <stdio.h>
@@ -25,13 +28,36 @@
 #include "pcap_syns.h"
 #include "profile.h"
 
+static size_t last_syn_len; /* the last SYN make() wrote: its frame's bytes */
+
+/* Shape @s as an Ethernet frame from host @host (10.1.2.HOST or 2001::HOST) port @sport to
+ * 10.9.8.7 (2001::7) port 443, ISN @isn, into @d. Returns the flow. */
+static struct flow dump_syn(pcap_dumper_t *d, const struct syn_shape *s, uint8_t host,
+			    uint16_t sport, uint32_t isn)
+{
+	struct flow f = { .family = s->family, .sport = sport, .dport = 443,
+			  .src = { 10, 1, 2, host }, .dst = { 10, 9, 8, 7 } };
+	uint8_t frame[14 + CRAFT_MAX] = { 0x02, [6] = 0x02, [11] = 1 };
+	struct pcap_pkthdr h = { 0 };
+
+	if (f.family == 6) {
+		memcpy(f.src, (uint8_t[16]){ 0x20, 0x01, [15] = host }, 16);
+		memcpy(f.dst, (uint8_t[16]){ 0x20, 0x01, [15] = 7 }, 16);
+	}
+	frame[12] = f.family == 4 ? 0x08 : 0x86, frame[13] = f.family == 4 ? 0x00 : 0xdd;
+	last_syn_len = 14 + craft_syn(s, &f, isn, frame + 14);
+	h.caplen = h.len = (bpf_u_int32)last_syn_len;
+	pcap_dump((u_char *)d, &h, frame);
+	return f;
+}
+
 static int make(const char *out, const char *dir)
 {
 	static const char *const files[] = { "linux", "windows", "macos", "freebsd", "android",
 					     "edge" };
 	static struct syn_shape sh[512];
 	char path[512], err[300];
-	size_t n = 0, count = 0;
+	size_t n = 0, count = 0, answered = 0;
 	pcap_t *dead = pcap_open_dead(DLT_EN10MB, 65535);
 	pcap_dumper_t *d = pcap_dump_open(dead, out);
 	uint8_t frame[14 + CRAFT_MAX];
@@ -49,29 +75,22 @@ static int make(const char *out, const char *dir)
 		}
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct flow f = { .family = sh[i].family, .sport = (uint16_t)(50000 + i), .dport = 443,
-				  .src = { 10, 1, 2, 3 }, .dst = { 10, 9, 8, 7 } };
+		struct flow f;
 		size_t len;
 
 		if (sh[i].ipopt_len && sh[i].ipopt[0] != 1) /* RR/TS: rewritten on receive */
 			continue;
-		if (f.family == 6) {
-			memset(f.src, 0, 16), memset(f.dst, 0, 16);
-			f.src[0] = f.dst[0] = 0x20, f.src[1] = f.dst[1] = 0x01, f.src[15] = 3;
-			f.dst[15] = 7;
-		}
-		memset(frame, 0, 14);
-		frame[0] = 0x02, frame[6] = 0x02, frame[11] = 1;
-		frame[12] = f.family == 4 ? 0x08 : 0x86, frame[13] = f.family == 4 ? 0x00 : 0xdd;
-		len = craft_syn(&sh[i], &f, (uint32_t)(1000003u * (i + 1)), frame + 14);
-		h.caplen = h.len = (bpf_u_int32)(14 + len);
-		pcap_dump((u_char *)d, &h, frame);
+		f = dump_syn(d, &sh[i], 3, (uint16_t)(50000 + i), (uint32_t)(1000003u * (i + 1)));
 		count++;
+		answered++;
 		/* the SYN-ACK and the ACK of that flow: not SYNs, replay must pass them by */
 		struct flow r = f;
 
 		memcpy(r.src, f.dst, 16), memcpy(r.dst, f.src, 16);
 		r.sport = f.dport, r.dport = f.sport;
+		memset(frame, 0, 14);
+		frame[0] = 0x02, frame[6] = 0x02, frame[11] = 1;
+		frame[12] = f.family == 4 ? 0x08 : 0x86, frame[13] = f.family == 4 ? 0x00 : 0xdd;
 		len = craft_segment(&sh[i], &r, 0x12, 77, (uint32_t)(1000003u * (i + 1)) + 1, 0, 0,
 				    frame + 14);
 		h.caplen = h.len = (bpf_u_int32)(14 + len);
@@ -85,20 +104,27 @@ static int make(const char *out, const char *dir)
 	 * judges it by the kernel's drop reason */
 	{
 		struct syn_shape pad;
-		struct flow f = { .family = 6, .sport = 49999, .dport = 443,
-				  .src = { 0x20, 0x01, [15] = 3 }, .dst = { 0x20, 0x01, [15] = 7 } };
-		size_t len;
 
 		if (profile_parse_line("pad12 family=6 ext=dst:010c000000000000000000000000 "
 				       "tcpopt=mss:1440", "drop", &pad, err, sizeof(err)) != 1) {
 			fprintf(stderr, "replay_tool: %s\n", err);
 			return 2;
 		}
-		memset(frame, 0, 14);
-		frame[0] = 0x02, frame[6] = 0x02, frame[11] = 1, frame[12] = 0x86, frame[13] = 0xdd;
-		len = craft_syn(&pad, &f, 4242, frame + 14);
-		h.caplen = h.len = (bpf_u_int32)(14 + len);
-		pcap_dump((u_char *)d, &h, frame);
+		dump_syn(d, &pad, 3, 49999, 4242);
+		count++;
+	}
+	/* the drop rules' shapes, from foreign hosts, unanswered (a scanner's probes) */
+	snprintf(path, sizeof(path), "%s/rejected.syn", dir);
+	n = 0;
+	if (profile_load(path, sh, 512, &n, err, sizeof(err))) {
+		fprintf(stderr, "replay_tool: %s\n", err);
+		return 2;
+	}
+	for (size_t i = 0; i < n; i++) {
+		/* (a replay rewrites the addresses: the rules an address decides cannot travel) */
+		if (sh[i].bad != BAD_RULE || sh[i].addr_family[0] || sh[i].addr_family[1])
+			continue;
+		dump_syn(d, &sh[i], 4, (uint16_t)(40000 + i), (uint32_t)(7000003u * (i + 1)));
 		count++;
 	}
 	/* ARP, then an IPv4 packet cut after 12 bytes */
@@ -111,14 +137,36 @@ static int make(const char *out, const char *dir)
 	pcap_dump((u_char *)d, &h, frame);
 	pcap_dump_close(d);
 	pcap_close(dead);
-	printf("replay_tool: %s: %zu SYNs among %zu packets\n", out, count, 3 * count);
+	printf("replay_tool: %s: %zu SYNs among %zu packets\n", out, count,
+	       count + 2 * answered + 2); /* (+ the SYN-ACK and ACK of each answered, ARP, cut) */
 	return 0;
 }
 
 struct check {
 	char *jsonl;
-	unsigned long syns, found, equal, dropped;
+	unsigned long syns, found, equal, dropped, ruled, rule_syns;
 };
+
+/* The drop rule SYN @s's own TCP header carries (docs/verdicts.md), or NULL. */
+static const char *rule_of(const struct pcap_syn *s)
+{
+	const uint8_t *th = s->ip + s->net_len;
+
+	if (th[13] & 0x04)
+		return "syn-rst";
+	if (th[13] & 0x01)
+		return "syn-fin";
+	for (size_t i = 20; i + 1 < s->tcp_len && th[i];)
+		if (th[i] == 1)
+			i++;
+		else if (th[i] == 19 && th[i + 1] == 18)
+			return "md5-unexpected";
+		else if (th[i + 1] < 2)
+			break;
+		else
+			i += th[i + 1];
+	return NULL;
+}
 
 /* The record whose knobs are "replay.pcap#N" (any directory), or NULL. */
 static const char *record_of(const char *jsonl, unsigned long packet)
@@ -160,6 +208,18 @@ static int check_one(const struct pcap_syn *s, void *arg)
 		return 0;
 	}
 	c->found++;
+	if (rule_of(s)) {
+		char want[64];
+
+		snprintf(want, sizeof(want), ": %s: ", rule_of(s));
+		c->rule_syns++;
+		if (in_line(rec, "\"reason\":\"dropped-by-kernel\"") && in_line(rec, want))
+			c->ruled++;
+		else
+			fprintf(stderr, "replay_tool: packet %lu: not dropped-by-kernel by its rule "
+				"%s\n", s->packet, rule_of(s));
+		return 0;
+	}
 	if (in_line(rec, "\"reason\":\"dropped-by-kernel\"") &&
 	    in_line(rec, "dropped by the kernel (IP_INHDR)")) {
 		c->dropped++;
@@ -222,10 +282,12 @@ static int check(const char *pcap, const char *jsonl)
 		return 2;
 	}
 	printf("replay_tool: %lu SYNs in the file, %lu replayed records, %lu byte-identical but "
-	       "for addresses, ports, checksums and IP length, %lu dropped for IP_INHDR\n", c.syns,
-	       c.found, c.equal, c.dropped);
+	       "for addresses, ports, checksums and IP length, %lu dropped for IP_INHDR, %lu of %lu "
+	       "dropped by the rule their bytes carry\n", c.syns, c.found, c.equal, c.dropped,
+	       c.ruled, c.rule_syns);
 	free(c.jsonl);
-	return c.syns && c.dropped == 1 && c.equal + c.dropped == c.syns ? 0 : 1;
+	return c.syns && c.dropped == 1 && c.rule_syns && c.ruled == c.rule_syns &&
+		       c.equal + c.dropped + c.ruled == c.syns ? 0 : 1;
 }
 
 /* Bad inputs for replay (see the top). */
@@ -242,7 +304,8 @@ static int bad(const char *dir, const char *profiles)
 	snprintf(path, sizeof(path), "%s/full.pcap", dir);
 	if (make(path, profiles))
 		return 2;
-	/* cut 20 bytes into the last SYN: drop the ARP, the cut packet and half a SYN's trailer */
+	/* cut 20 bytes into the last SYN's record (its 16-byte record header and 4 bytes): drop
+	 * the ARP and the cut packet (16 + 60 and 16 + 26 bytes) and the rest of that SYN */
 	f = fopen(path, "rb");
 	fseek(f, 0, SEEK_END);
 	sz = ftell(f);
@@ -254,7 +317,7 @@ static int bad(const char *dir, const char *profiles)
 	fclose(f);
 	snprintf(cut, sizeof(cut), "%s/truncated.pcap", dir);
 	f = fopen(cut, "wb");
-	fwrite(buf, 1, (size_t)sz - 300, f);
+	fwrite(buf, 1, (size_t)sz - (16 + 60) - (16 + 26) - (16 + last_syn_len - 20), f);
 	fclose(f);
 	free(buf);
 	for (int i = 0; i < 2; i++) {

@@ -428,6 +428,63 @@ static void test_labels(void)
 	labels_free(&t);
 }
 
+/* The drop rules the addresses decide: the IP layer's (with its reason) and those
+ * conn_request() consumes (no drop report: explained by the bytes and the witness's silence). */
+static void test_unbound_address_rules(void)
+{
+	uint8_t v4[40] = { 0x45, 0, 0, 40, 0, 0, 0x40, 0, 64, 6, 0, 0, 198, 19, 0, 1, 198, 19, 0, 2,
+			   0x9c, 0x40, 0x1b, 0x59, 0, 0, 0, 1, 0, 0, 0, 0, 0x50, 0x02 };
+	uint8_t v6[60] = { 0x60, 0, 0, 0, 0, 20, 6, 64, 0xfd, 0, 0x5a, 0x5a, [23] = 1, [24] = 0xfd,
+			   [26] = 0x5a, [27] = 0x5a, [39] = 2, [52] = 0x50, [53] = 0x02 };
+	struct unbound_input in = { .bytes = v4, .len = sizeof(v4), .drops = 1, .copies = 1,
+				    .declared = "must-drop" };
+	struct compare_result r;
+
+	in.drop_reason = "NOT_SPECIFIED"; /* a plain SYN: nothing to show for it */
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	memcpy(v4 + 12, (uint8_t[]){ 224, 0, 0, 5 }, 4);
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	CHECK_STR_CONTAINS(r.detail, "(NOT_SPECIFIED): v4-martian-src: ");
+	in.drop_reason = "TCP_FLAGS"; /* not where a martian dies */
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	in.drop_reason = "NOT_SPECIFIED";
+	memcpy(v4 + 12, (uint8_t[]){ 127, 0, 0, 1 }, 4);
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	CHECK_STR_CONTAINS(r.detail, "v4-src-loopback: ");
+	/* the limited broadcast: consumed by tcp_v4_conn_request(), no drop report */
+	memcpy(v4 + 12, (uint8_t[]){ 198, 19, 0, 1, 255, 255, 255, 255 }, 8);
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1); /* a drop reported: not this rule's way */
+	in.drops = 0, in.drop_reason = NULL;
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	CHECK_STR_CONTAINS(r.detail, "dropped by the kernel (consumed): dst-broadcast-v4: ");
+	in.synacks = 1;
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	CHECK_STR_CONTAINS(r.detail, "yet the witness saw 1 SYN-ACK answer it");
+	in.synacks = 0;
+	memcpy(v4 + 16, (uint8_t[]){ 198, 19, 0, 2 }, 4); /* consumed, with no rule to show */
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	CHECK_STR_CONTAINS(r.detail, "reported no drop");
+
+	in.bytes = v6, in.len = sizeof(v6);
+	memcpy(v6 + 8, (uint8_t[16]){ [10] = 0xff, [11] = 0xff, 198, 19, 0, 1 }, 16);
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	CHECK_STR_CONTAINS(r.detail, "(consumed): src-v4mapped-v6: ");
+	in.saved = true;
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	in.saved = false;
+	in.drops = 1, in.drop_reason = "IP_INHDR";
+	memcpy(v6 + 8, (uint8_t[16]){ 0xff, 0x02, [15] = 1 }, 16);
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	CHECK_STR_CONTAINS(r.detail, "src-multicast-v6: ");
+	memcpy(v6 + 8, (uint8_t[16]){ [15] = 1 }, 16);
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	CHECK_STR_CONTAINS(r.detail, "v6-loopback-addr: ");
+	/* a connection the bytes forbid (judge_socket() holds it to listener_drop_rule()) */
+	CHECK(!strcmp(listener_drop_rule(v6, sizeof(v6), 0), "v6-loopback-addr"), "::1");
+	memcpy(v6 + 8, (uint8_t[16]){ 0xfd, 0, 0x5a, 0x5a, [15] = 1 }, 16);
+	CHECK(!listener_drop_rule(v6, sizeof(v6), 0), "a plain IPv6 SYN");
+}
+
 /* The drop rules the TCP header decides: each reason only with its own flags or option. */
 static void test_unbound_flag_rules(void)
 {
@@ -473,6 +530,43 @@ static void test_unbound_flag_rules(void)
 	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
 	p[43] = 18, p[40] = 0; /* behind an EOL: no option */
 	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	/* the first kind-19 option decides (tcp_parse_md5sig_option()): one of length 2 first,
+	 * then a good one, is no MD5 option to 6.1 */
+	p[40] = 19, p[41] = 2, p[42] = 19, p[43] = 18;
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	p[40] = p[41] = 1;
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	/* from the client the listeners hold a key for (TOPO_MD5_CLIENT4): no rule */
+	p[15] = 3;
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	p[15] = 1;
+	/* the kernel's order: the MD5 check comes before the listener sees the flags, so a
+	 * SYN|FIN with an MD5 option reported TCP_FLAGS is not this kernel's word */
+	p[33] = 0x03;
+	in.drop_reason = "TCP_FLAGS";
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	in.drop_reason = "TCP_MD5UNEXPECTED";
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	/* with ACK it is a SYN-ACK to the witness, never a listener's rule */
+	memset(p + 40, 1, 20);
+	p[33] = 0x13;
+	in.drop_reason = "TCP_FLAGS";
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	/* a rule in the bytes, but the witness saw the kernel take the SYN after all */
+	p[33] = 0x03;
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	in.synacks = 2;
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	CHECK_STR_CONTAINS(r.detail, "yet the witness saw 2 SYN-ACKs answer it");
+	in.synacks = 0, in.saved = true;
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	in.saved = false, in.copies = 2;
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	CHECK_STR_CONTAINS(r.detail, "only 1 of its 2 copies were dropped");
+	/* listener_drop_rule(): what judge_socket() holds a connection to */
+	CHECK(!strcmp(listener_drop_rule(p, sizeof(p), 0), "syn-fin"), "syn-fin");
+	p[33] = 0x02;
+	CHECK(!listener_drop_rule(p, sizeof(p), 0), "a plain SYN");
 }
 
 /*
@@ -553,6 +647,7 @@ static void test_unbound(void)
 	memcpy(v6 + 40, (uint8_t[]){ 6, 1, 1, 4, 0, 0, 0, 0, 0x1e, 0, 1, 4, 0, 0, 0, 0 }, 16);
 	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
 	test_unbound_flag_rules();
+	test_unbound_address_rules();
 }
 
 /* A 52-byte IPv4 SYN: IP ID @id, TCP timestamp TSval @tsval (NOP, NOP, TS). */

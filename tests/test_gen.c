@@ -155,6 +155,22 @@ static void test_profile(void)
 	CHECK_EQ_INT(profile_parse_line("x family=4 flags=SR drop=Syn_Rst", "t", &sh[2], err,
 					sizeof(err)), -1);
 	CHECK_STR_CONTAINS(err, "drop=Syn_Rst: want a rule name");
+	/* src=/dst=: the shape's own addresses, of its family, for a drop rule only */
+	CHECK_EQ_INT(profile_parse_line("x family=6 src=::ffff:198.19.0.1 drop=src-v4mapped-v6", "t",
+					&sh[2], err, sizeof(err)), 1);
+	CHECK_EQ_INT(sh[2].addr_family[0], 6);
+	CHECK_EQ_INT(sh[2].addr_family[1], 0);
+	CHECK_EQ_INT(sh[2].addr[0][10], 0xff);
+	CHECK_EQ_INT(sh[2].addr[0][15], 1);
+	CHECK_EQ_INT(profile_parse_line("x family=4 dst=fd00::1 drop=x", "t", &sh[2], err,
+					sizeof(err)), -1);
+	CHECK_STR_CONTAINS(err, "dst= is not an IPv4 address");
+	CHECK_EQ_INT(profile_parse_line("x family=4 src=224.0.0.5", "t", &sh[2], err, sizeof(err)),
+		     -1);
+	CHECK_STR_CONTAINS(err, "src= needs drop=RULE");
+	CHECK_EQ_INT(profile_parse_line("x family=4 src=224.0.0 drop=x", "t", &sh[2], err,
+					sizeof(err)), -1);
+	CHECK_STR_CONTAINS(err, "want an IPv4 or IPv6 address");
 	CHECK_EQ_INT(profile_parse_line("x family=4 flags=SX", "t", &sh[2], err, sizeof(err)), -1);
 	CHECK_STR_CONTAINS(err, "'X' is not E, C, U, P, F or R");
 	/* Numbers: decimal or 0x hex, never octal; no sign. */

@@ -234,6 +234,15 @@ static void no_cookie_ack(struct fixture *f) { f->ob.cookie_child = false; }
 static void timed_out(struct fixture *f) { f->ob.client_errno = ETIMEDOUT; }
 static void on_passive(struct fixture *f) { f->ob.active = false; f->ob.rst_seen = false; }
 static void saved_for_child(struct fixture *f) { f->ob.native = f->native; f->ob.native_len = 40; }
+static void answered(struct fixture *f) { f->ob.synacks = 1; }
+/* The SYN carries FIN too (the kernel's copy and the witness's alike; checksum aside), and a
+ * replay made it: no generator declared anything, yet the bytes forbid a connection. */
+static void syn_fin_replayed(struct fixture *f)
+{
+	f->native[32 + 13] |= 0x01;
+	f->copy_bytes[0][32 + 13] |= 0x01;
+	f->ob.gen = "replay";
+}
 
 static const struct judge_case cases[] = {
 	{ "identical", base, NULL, V_IDENTICAL, R_NONE, NULL },
@@ -295,6 +304,13 @@ static const struct judge_case cases[] = {
 	{ "rejected, declared must-connect", rejected, must_connect, V_UNBOUND, R_NONE,
 	  "made to connect" },
 	{ "dropped-by-kernel (replay)", rejected, replayed, V_EXPLAINED, R_DROPPED, NULL },
+	/* a drop is explained only when nothing says the kernel took the SYN after all */
+	{ "rejected, yet answered", rejected, answered, V_UNBOUND, R_NONE,
+	  "yet the witness saw 1 SYN-ACK answer it" },
+	{ "rejected, yet saved", rejected, copy_saved, V_UNBOUND, R_NONE,
+	  "yet the kernel allocated a saved copy" },
+	{ "a replayed SYN|FIN made a connection", base, syn_fin_replayed, V_DIFFER, R_NONE,
+	  "a SYN its listener must drop (syn-fin" },
 	{ "abandoned", abandoned, NULL, V_EXPLAINED, R_ABANDONED, "reset by its peer" },
 	{ "abandoned, no RST seen", abandoned, no_rst, V_DIFFER, R_NONE, "no RST" },
 	{ "abandoned, never freed", abandoned, leaked, V_DIFFER, R_NONE, "never freed" },

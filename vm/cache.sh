@@ -9,7 +9,7 @@
 #   SYNTWIN_KEEP_TREES   (2)   built trees per kernel version: the bases of incremental builds
 #                              (a kernel whose tree went stays usable: bzImage, config, selftests);
 #   SYNTWIN_KEEP_KERNELS (60)  kernel directories per version, about 5 MB each (a test suite
-#                              uses 7 of 6.1, the whole kill matrix 23 per version);
+#                              uses 6 of 6.1, the whole kill matrix 25 per version);
 #   SYNTWIN_KEEP_IMAGES  (20)  guest images;  SYNTWIN_KEEP_LOGS (200) console logs.
 # A kernel build needs SYNTWIN_MIN_FREE_MB (4096) free where the cache is, checked after the
 # pruning: a full disk is said before 2 GB are copied, not found by cp or the compiler.
