@@ -197,27 +197,30 @@ static const struct drop_rule *rule_of_bytes(const uint8_t *p, const struct syn_
 	return r >= 0 ? &drop_rules[r] : NULL;
 }
 
-const char *listener_drop_rule(const uint8_t *bytes, size_t len, size_t mac_len)
+/* The rule SYN @bytes (@len, @mac_len of them link layer) breaks, or NULL (also for bytes
+ * whose headers do not lay out whole). */
+static const struct drop_rule *rule_in(const uint8_t *bytes, size_t len, size_t mac_len)
 {
 	struct syn_layout l;
-	const struct drop_rule *r;
 
 	if (syn_layout(bytes, len, mac_len, &l) || !l.family || l.tcp_len < 20 ||
 	    l.tcp_off + l.tcp_len > len)
 		return NULL;
-	r = rule_of_bytes(bytes, &l);
+	return rule_of_bytes(bytes, &l);
+}
+
+const char *listener_drop_rule(const uint8_t *bytes, size_t len, size_t mac_len)
+{
+	const struct drop_rule *r = rule_in(bytes, len, mac_len);
+
 	return r ? r->rule : NULL;
 }
 
-/* The rule reason @name stands for, if the SYN's bytes carry it: "rule: what", or NULL. */
-static const char *tcp_rule_evidence(const uint8_t *p, const struct syn_layout *l,
-				     const char *name)
+/* The evidence line of rule @r: "rule: what" (a static buffer). */
+static const char *rule_line(const struct drop_rule *r)
 {
 	static char line[160];
-	const struct drop_rule *r = rule_of_bytes(p, l);
 
-	if (!r || !r->reason || strcmp(r->reason, name))
-		return NULL;
 	snprintf(line, sizeof(line), "%s: %s", r->rule, r->what);
 	return line;
 }
@@ -246,12 +249,11 @@ const char *drop_evidence(const struct unbound_input *in, const char *name)
 	}
 	if (syn_layout(in->bytes, in->len, in->mac_len, &l) || !l.family)
 		return NULL;
-	if (l.tcp_off + l.tcp_len <= in->len && l.tcp_len >= 20) {
-		const char *rule = tcp_rule_evidence(in->bytes, &l, name);
+	/* the rule the bytes break, where it is the one reason @name stands for */
+	const struct drop_rule *r = rule_in(in->bytes, in->len, in->mac_len);
 
-		if (rule)
-			return rule;
-	}
+	if (r && r->reason && !strcmp(r->reason, name))
+		return rule_line(r);
 	if (!strcmp(name, "IP_INHDR"))
 		return inhdr_evidence(ip, &l);
 	if (!strcmp(name, "IP_CSUM"))
@@ -274,18 +276,10 @@ const char *drop_evidence(const struct unbound_input *in, const char *name)
  * or NULL. */
 static const char *consumed_evidence(const struct unbound_input *in)
 {
-	static char line[160];
-	struct syn_layout l;
-	const struct drop_rule *r;
+	const struct drop_rule *r = in->parse_err ? NULL :
+				    rule_in(in->bytes, in->len, in->mac_len);
 
-	if (in->parse_err || syn_layout(in->bytes, in->len, in->mac_len, &l) || !l.family ||
-	    l.tcp_len < 20 || l.tcp_off + l.tcp_len > in->len)
-		return NULL;
-	r = rule_of_bytes(in->bytes, &l);
-	if (!r || r->reason)
-		return NULL;
-	snprintf(line, sizeof(line), "%s: %s", r->rule, r->what);
-	return line;
+	return r && !r->reason ? rule_line(r) : NULL;
 }
 
 /* What the witness saw that says the kernel took the SYN after all (a SYN-ACK, a saved copy, a
