@@ -88,8 +88,8 @@ static int model_ts(uint8_t *o, size_t ol, const uint8_t *local, const struct ip
 	return 0;
 }
 
-int ipv4_expected_rewrite(const uint8_t *ip, size_t hl, const struct ipv4_env *env,
-			  uint8_t *want, long *stamp)
+int ipv4_options_compile(const uint8_t *ip, size_t hl, const struct ipv4_env *env,
+			 uint8_t *want, long *stamp, size_t *srr)
 {
 	const uint8_t *local = ip + 16; /* local delivery: spec_dst is our daddr */
 	bool rr = false, ts = false;
@@ -97,6 +97,7 @@ int ipv4_expected_rewrite(const uint8_t *ip, size_t hl, const struct ipv4_env *e
 
 	memcpy(want, ip, hl);
 	*stamp = -1;
+	*srr = 0;
 	while (i < hl) {
 		uint8_t *o = want + i, kind = o[0];
 		size_t ol;
@@ -114,8 +115,11 @@ int ipv4_expected_rewrite(const uint8_t *ip, size_t hl, const struct ipv4_env *e
 		ol = o[1];
 		switch (kind) {
 		case 131: /* LSRR */
-		case 137: /* SSRR: source routing is off (accept_source_route 0): dropped */
-			return -1;
+		case 137: /* SSRR: a pointer below 4, or a second source route, is malformed */
+			if (ol < 3 || o[2] < 4 || *srr)
+				return -1;
+			*srr = i;
+			break;
 		case 7: /* IPOPT_RR, once */
 			if (rr || model_rr(o, ol, local))
 				return -1;
@@ -145,6 +149,15 @@ int ipv4_expected_rewrite(const uint8_t *ip, size_t hl, const struct ipv4_env *e
 		i += ol;
 	}
 	return 0;
+}
+
+int ipv4_expected_rewrite(const uint8_t *ip, size_t hl, const struct ipv4_env *env,
+			  uint8_t *want, long *stamp)
+{
+	size_t srr;
+
+	/* source routing is off (accept_source_route 0): ip_rcv_options() drops a source route */
+	return ipv4_options_compile(ip, hl, env, want, stamp, &srr) || srr ? -1 : 0;
 }
 
 bool ipv4_stamp_in_window(uint32_t ms_since_midnight, const struct ipv4_env *env)

@@ -63,6 +63,14 @@ int classify(const struct compare_input *in, struct compare_result *out);
  */
 int ipv4_expected_rewrite(const uint8_t *ip, size_t hl, const struct ipv4_env *env,
 			  uint8_t *want, long *stamp);
+/*
+ * __ip_options_compile() on receive, before ip_rcv_options() looks at source routing: as
+ * ipv4_expected_rewrite(), but a well-formed LSRR or SSRR is compiled, its offset in the header
+ * put in *@srr (0: none). Returns 0, or -1 if the options are malformed (the kernel drops the
+ * packet whatever its source-routing setting).
+ */
+int ipv4_options_compile(const uint8_t *ip, size_t hl, const struct ipv4_env *env,
+			 uint8_t *want, long *stamp, size_t *srr);
 /* A time written by inet_current_timestamp() (host order) lies in @env's window, mod a day. */
 bool ipv4_stamp_in_window(uint32_t ms_since_midnight, const struct ipv4_env *env);
 

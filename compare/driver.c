@@ -34,7 +34,7 @@ static int count_of(const char *cmd, uint64_t *n)
 /* What each generator selects (crafted, fuzz, tap, sockets), each of its sequence of the
  * given length (@len NULL: an earlier run's records), into @in's rerun_* counts. */
 static int selection_counts(const char *sel, const uint64_t *len, uint64_t seed,
-			    struct plan_input *in)
+			    const char *tree, struct plan_input *in)
 {
 	static const char *const gen[4] = { "syntwin-crafted", "syntwin-crafted --fuzz",
 					    "syntwin-crafted --tap", "syntwin-client" };
@@ -48,6 +48,8 @@ static int selection_counts(const char *sel, const uint64_t *len, uint64_t seed,
 			snprintf(size, sizeof(size), " --connections %llu --seed %llu",
 				 (unsigned long long)len[g], (unsigned long long)seed);
 		snprintf(cmd, sizeof(cmd), "%s%s %s --count", gen[g], size, sel);
+		if (g < 3)
+			snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), " --tree %s", tree);
 		if (count_of(cmd, dst[g]))
 			return -1;
 	}
@@ -68,7 +70,7 @@ static int shard_counts(const struct driver_args *a, const char *sel, struct pla
 		return -1;
 	}
 	len[0] = whole.crafted, len[1] = whole.fuzz, len[2] = whole.tap, len[3] = whole.sockets;
-	return selection_counts(sel, len, a->seed, in);
+	return selection_counts(sel, len, a->seed, a->tree, in);
 }
 
 int driver_plan(const struct driver_args *a, struct plan_input *in, struct plan *p)
@@ -89,7 +91,7 @@ int driver_plan(const struct driver_args *a, struct plan_input *in, struct plan 
 			return -1;
 	} else if (a->rerun) {
 		in->rerun = true;
-		if (selection_counts(sel, NULL, a->seed, in))
+		if (selection_counts(sel, NULL, a->seed, a->tree, in))
 			return -1;
 	} else if (a->shard && shard_counts(a, sel, in)) {
 		return -1;

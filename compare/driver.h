@@ -20,6 +20,7 @@ struct driver_args {
 	const struct provides *declared; /* the series' declaration, for plan.json */
 	const char *rerun;	/* an earlier run's records (DIR/rerun.jsonl) */
 	const char *shard;	/* "I/N", or NULL */
+	const char *tree;	/* the kernel tree's facts file (tree_facts.h), for the counts */
 };
 
 /* The plan into @p (and DIR/plan.json). Returns 0, or -1 (printed). */

@@ -6,9 +6,20 @@
 #include <string.h>
 
 #include "fnv.h"
+#include "p0f_quirks.h"
 #include "report.h"
 
-static void one(const struct p0f_db *db, const uint8_t *ip, size_t len, struct fp_one *f)
+/* Packet @ip (@len) is a SYN with ACK. */
+static bool syn_with_ack(const uint8_t *ip, size_t len)
+{
+	struct p0f_pkt pk;
+
+	return !p0f_parse(ip, len, &pk) && (pk.tcp_type & P0F_SYN) && (pk.tcp_type & P0F_ACK);
+}
+
+/* The fingerprints of @ip (@len); @passive: a packet a listener received. */
+static void one(const struct p0f_db *db, const uint8_t *ip, size_t len, bool passive,
+		struct fp_one *f)
 {
 	if (!ip || !len) {
 		f->ja4t[0] = f->p0f[0] = f->label[0] = 0;
@@ -16,6 +27,10 @@ static void one(const struct p0f_db *db, const uint8_t *ip, size_t len, struct f
 	}
 	ja4t_of(ip, len, f->ja4t, sizeof(f->ja4t));
 	p0f_fingerprint(db, ip, len, f->p0f, f->label);
+	/* p0f fingerprints a SYN+ACK only as the answer to a SYN of its flow it saw ("Stray
+	 * SYN+ACK with no flow" in its process.c): one sent to a listener is not p0f's */
+	if (passive && syn_with_ack(ip, len))
+		f->p0f[0] = f->label[0] = 0;
 }
 
 void record_fp_compute(const struct p0f_db *db, const struct conn_record *c,
@@ -26,12 +41,14 @@ void record_fp_compute(const struct p0f_db *db, const struct conn_record *c,
 	const uint8_t *b = c->bpf && c->bpf_len > c->bpf_mac_len ? c->bpf + c->bpf_mac_len : NULL;
 	size_t nl = n ? c->native_len - nm : 0, bl = b ? c->bpf_len - c->bpf_mac_len : 0;
 
-	one(db, n, nl, &fp->native);
+	bool passive = c->direction && !strcmp(c->direction, "passive");
+
+	one(db, n, nl, passive, &fp->native);
 	/* most records are identical from the IP header on: one computation serves both */
 	if (n && b && nl == bl && !memcmp(n, b, nl))
 		fp->bpf = fp->native;
 	else
-		one(db, b, bl, &fp->bpf);
+		one(db, b, bl, passive, &fp->bpf);
 }
 
 void fp_profile_of(const char *knobs, char *out, size_t n)

@@ -104,7 +104,8 @@ static int judge_no_socket(const struct observation *ob, struct compare_result *
 				    .drops = ob->drops, .drop_reason = ob->drop_reason,
 				    .copies = (unsigned int)ob->n, .synacks = ob->synacks,
 				    .saved = ob->leaked_at != NULL,
-				    .declared = gen_declares(ob->gen) };
+				    .declared = gen_declares(ob->gen), .tree = ob->tree,
+				    .to_listener = ob->to_listener };
 
 	for (int i = 0; i < ob->n; i++)
 		in.saved |= ob->copy[i].saved;
@@ -197,7 +198,7 @@ static int judge_socket(const struct observation *ob, struct compare_result *res
 		/* whoever made it (a replay declares nothing): its bytes may forbid a connection */
 		int c = copy_that_created(ob->copy, ob->n);
 		const struct copy_view *v = &ob->copy[c >= 0 ? c : ob->n - 1];
-		const char *rule = listener_drop_rule(v->data, v->len, v->mac_len);
+		const char *rule = listener_drop_rule(v->data, v->len, v->mac_len, ob->tree);
 
 		if (rule) {
 			snprintf(res->detail, sizeof(res->detail), "the kernel made a connection of a "

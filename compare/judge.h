@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "classify.h"
+#include "tree_facts.h"
 #include "which_copy.h"
 
 struct observation {
@@ -76,8 +77,11 @@ struct observation {
 	uint32_t map_entries;		/* their size, for the detail */
 	unsigned int synack_retries;	/* the server netns's net.ipv4.tcp_synack_retries */
 	int listener_mode;		/* a SYN no socket took: its listener's TCP_SAVE_SYN */
+	bool to_listener;		/* ... and whether its destination port is one of the
+					 * plan's listeners (a SYN with ACK is refused there) */
 	uint32_t isn;			/* a SYN no socket took and the witness never saw: its ISN */
 	const struct ipv4_env *env;	/* the receiver, for ipv4-option-rewrite */
+	const struct tree_facts *tree;	/* the kernel tree the run built: the drop rules */
 	/* The label: its generator's name (NULL: no label) and what it made. */
 	const char *gen;
 	const char *knobs;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "json_out.h"
+#include "text_file.h"
 
 /* A counter's or selftest's name: letters, digits, '_' and '-', 1..PROVIDES_NAME-1 of them. */
 static bool name_ok(const char *s, size_t n)
@@ -122,22 +123,9 @@ int provides_parse(const char *text, struct provides *p, char *err, size_t errle
 int provides_load(const char *path, struct provides *p, char *err, size_t errlen)
 {
 	char buf[8192], msg[200];
-	FILE *f = fopen(path, "re");
-	size_t n;
 
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot read it", path);
+	if (text_file_read(path, buf, sizeof(buf), err, errlen))
 		return -1;
-	}
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	if (ferror(f) || !feof(f) || memchr(buf, '\0', n)) {
-		snprintf(err, errlen, "%s: %s", path, ferror(f) ? "cannot read it" :
-			 memchr(buf, '\0', n) ? "not a text file" : "longer than 8 KiB");
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	buf[n] = '\0';
 	if (provides_parse(buf, p, msg, sizeof(msg))) {
 		snprintf(err, errlen, "%s: %s", path, msg);
 		return -1;

@@ -17,10 +17,12 @@
 # guest kernel logs a WARN at the end; reset: the server resets socket connection #5 once it has
 # judged it, and the client waits for that reset before it checks the connection.
 # Environment: SYNTWIN_OUT (default /mnt/share), where results go; SYNTWIN_PROVIDES (default
-# $SYNTWIN_OUT/provides, which `syntwin run` copies there), the series' declaration.
+# $SYNTWIN_OUT/provides, which `syntwin run` copies there), the series' declaration. The kernel
+# tree's facts (compare/tree_facts.h) come from the host's build in the ctl share (/mnt/ctl/tree).
 set -eu
 out=${SYNTWIN_OUT:-/mnt/share}
 provides=${SYNTWIN_PROVIDES:-$out/provides}
+tree=/mnt/ctl/tree
 # Where the time goes (timing.json; the bench and `syntwin run` report it): guest uptime now is
 # the boot, then topology + attach, connections, collect + report.
 up() { cut -d ' ' -f 1 /proc/uptime; }
@@ -105,6 +107,7 @@ rm -f /tmp/server-generated
 src=0
 syntwin-server --out "$out" --seed "$seed" --series-hash "$shash" --shard "$shard" \
 	--run-connections "$n" --run-mix "$mix" --run-parallel "$parallel" --provides "$provides" \
+	--tree "$tree" \
 	${rerun_file:+--run-rerun "$rerun_file"} --generated-file /tmp/server-generated \
 	--netem "$netem" --netem-back "$netem_back" "$@" || src=$?
 t_end=$(up)

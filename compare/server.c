@@ -48,6 +48,7 @@
 #include "expect.h"
 #include "parse_num.h"
 #include "provides.h"
+#include "tree_facts.h"
 #include "report.h"
 #include "rng.h"
 #include "slabinfo.h"
@@ -80,6 +81,8 @@ struct opts {
 	bool driver;			/* --run-connections: plan the run and start it (driver.h) */
 	const char *provides;		/* --provides: the series' declaration, in @decl */
 	struct provides decl;
+	const char *tree_file;		/* --tree: the kernel tree's facts, in @tree */
+	struct tree_facts tree;
 	struct driver_args run;		/* ... with these */
 };
 
@@ -177,7 +180,9 @@ static const char usage[] =
 	"                      [--crafted-profiles DIR] [--crafted-rerun JSONL] [--crafted-shard I/N]\n"
 	"                      [--generated-file F]\n"
 	"                      [--run-connections N --run-mix MIX [--run-rerun JSONL]\n"
-	"                      [--run-parallel K]] [--provides FILE]\n"
+	"                      [--run-parallel K]] [--provides FILE] --tree FILE\n"
+	"  --tree FILE       the kernel tree the run built (compare/tree_facts.h): its version\n"
+	"                    and the options the drop rules depend on (/mnt/ctl/tree)\n"
 	"  --provides FILE   what the kernel's series declares it implements (compare/provides.h):\n"
 	"                    the SYN-ACK save (the active direction), its counters; required with\n"
 	"                    --run-connections, nothing declared without it\n"
@@ -297,6 +302,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->driver = true;
 		} else if (!strcmp(a, "--provides"))
 			o->provides = v;
+		else if (!strcmp(a, "--tree"))
+			o->tree_file = v;
 		else if (!strcmp(a, "--run-mix"))
 			o->run.mix = v;
 		else if (!strcmp(a, "--run-rerun"))
@@ -365,6 +372,15 @@ static int parse(int argc, char **argv, struct opts *o)
 	}
 	if (o->provides && provides_load(o->provides, &o->decl, err, sizeof(err))) {
 		fprintf(stderr, "syntwin-server: --provides %s\n", err);
+		return -1;
+	}
+	if (!o->tree_file) {
+		fprintf(stderr, "syntwin-server: --tree is required (the kernel tree's facts: "
+			"which drop rules hold)\n");
+		return -1;
+	}
+	if (tree_facts_load(o->tree_file, &o->tree, err, sizeof(err))) {
+		fprintf(stderr, "syntwin-server: --tree %s\n", err);
 		return -1;
 	}
 	return sockets_check(o);
@@ -438,6 +454,8 @@ static void count_shape(struct stats *st, uint64_t h)
 #define ENV_MAX_ADDRS 32
 static uint32_t env_addrs[ENV_MAX_ADDRS];
 static struct ipv4_env rx_env = { .addrs = env_addrs };
+/* The kernel tree the run built (--tree): which of the listener's drop rules hold. */
+static struct tree_facts run_tree;
 
 static uint64_t realtime_ms(void)
 {
@@ -684,6 +702,7 @@ static void observe_copies(const struct copies *cp, struct observation *ob)
 	ob->cut = cp->cut;
 	ob->mem_followed = mem != NULL;
 	ob->env = &rx_env;
+	ob->tree = &run_tree;
 	if (!last)
 		return;
 	ob->syncookie_proven = last->flags & CAP_F_COOKIE_ACK;
@@ -1307,6 +1326,8 @@ static void observe_unbound(struct capture_client *cc, const struct capture_key 
 	observe_copies(&cp, ob);
 	/* the plan's listeners: PORT_BASE mode 1, the next mode 2 (and again for abandon-close) */
 	ob->listener_mode = (ntohs(k->dport) - PORT_BASE) % 2 + 1;
+	ob->to_listener = (unsigned int)(ntohs(k->dport) - PORT_BASE) < 2 ||
+			  (unsigned int)(ntohs(k->dport) - TOPO_CLOSE_PORT) < 2;
 	ob->synack_retries = synack_retries;
 }
 
@@ -1753,6 +1774,7 @@ static int write_summary(const struct opts *o, struct capture_client *cc, const 
 		expect_json(&j, &st->expect);
 	}
 	provides_json(&j, "declared", &o->decl);
+	tree_facts_json(&j, "tree", &o->tree);
 	fp_stats_json(&j, &st->fp);
 	json_str(&j, "kernel", u.release);
 	json_str(&j, "series_hash", o->series_hash);
@@ -2214,6 +2236,7 @@ static int setup(struct loop *L, struct opts *o, struct capture_client *cc, stru
 {
 	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = TAG_CHANNEL };
 
+	run_tree = o->tree;
 	if (enter_netns(o->netns) || rx_env_init() || capture_client_open(cc) ||
 	    !(mem = saved_syn_mem_open_pinned()) || report_open(rep, o->out))
 		return -1;
@@ -2273,6 +2296,7 @@ static int driver_configure(struct opts *o, struct plan *p)
 	a->active = o->decl.synack_save;
 	a->declared = &o->decl;
 	a->shard = o->shard[0] ? o->shard : NULL;
+	a->tree = o->tree_file;
 	if (driver_plan(a, &in, p))
 		return -1;
 	o->mix = a->mix;
@@ -2283,7 +2307,7 @@ static int driver_configure(struct opts *o, struct plan *p)
 	o->dup_synack = p->dup_synack;
 	o->crafted = (struct crafted_opts){ .n = { p->crafted, p->fuzz, p->tap, p->replay },
 					    .seed = { o->seed, p->seed_fuzz, p->seed_tap, o->seed },
-					    .rerun = a->rerun, .shard = a->shard };
+					    .rerun = a->rerun, .shard = a->shard, .tree = &o->tree };
 	o->planned_seed = p->seed_planned;
 	if (!strcmp(a->mix, "replay")) {
 		snprintf(replay_file, sizeof(replay_file), "%s/replay.pcap", a->out);

@@ -50,15 +50,11 @@ static bool tlv_header_bad(const uint8_t *h, size_t n)
 static const char *inhdr_evidence(const uint8_t *ip, const struct syn_layout *l)
 {
 	if (l->family == AF_INET) {
-		uint8_t want[60];
-		long stamp;
-
+		/* (options are compiled after routing: ip_rcv_options(), NOT_SPECIFIED) */
 		if ((ip[0] & 0x0f) < 5)
 			return "IPv4 header length below 20 bytes";
 		if ((size_t)(ip[2] << 8 | ip[3]) < l->net_len)
 			return "IPv4 total length shorter than its header";
-		if (l->net_len > 20 && ipv4_expected_rewrite(ip, l->net_len, NULL, want, &stamp))
-			return "IPv4 options __ip_options_compile() rejects";
 		return NULL;
 	}
 	for (size_t off = 40, next = ip[6]; off < l->net_len;) {
@@ -74,8 +70,8 @@ static const char *inhdr_evidence(const uint8_t *ip, const struct syn_layout *l)
 
 /*
  * An MD5 option as tcp_parse_md5sig_option() (6.1) finds it in the options @o (@n bytes): the
- * first option of kind 19 decides, and it counts only with length 18. (6.12 drops a malformed
- * or repeated one for TCP_AUTH_HDR instead: no evidence here.)
+ * first option of kind 19 decides, and it counts only with length 18. (From 6.7 on, options
+ * auth_parse() refuses are dropped first: then the one MD5 option is this one.)
  */
 static bool has_md5_option(const uint8_t *o, size_t n)
 {
@@ -95,6 +91,43 @@ static bool has_md5_option(const uint8_t *o, size_t n)
 	return false;
 }
 
+/*
+ * 6.7 and later's tcp_do_parse_auth_options() (from tcp_inbound_hash(), the TCP-AO series) on
+ * the options @o (@n bytes): -1 where it fails -- an option shorter than 2 or past the header,
+ * an MD5 option not 18 bytes long, an AO option of 4 bytes or less, a second MD5 or AO option
+ * -- else 0, *@ao set if an AO option came. It stops at an END option and once fewer bytes are
+ * left than the shortest auth option (18 without CONFIG_TCP_AO, 5 with): a malformed tail
+ * shorter than that passes.
+ */
+static int auth_parse(const uint8_t *o, size_t n, bool tcp_ao, bool *ao)
+{
+	size_t min = tcp_ao ? 5 : 18, left = n, i = 0;
+	bool md5 = false;
+
+	*ao = false;
+	while (left >= min) {
+		uint8_t kind = o[i++], len;
+
+		if (kind == 0)
+			return 0;
+		if (kind == 1) {
+			left--;
+			continue;
+		}
+		len = o[i++];
+		if (len < 2 || len > left)
+			return -1;
+		if (kind == 19 || kind == 29) {
+			if ((kind == 19 ? len != 18 : len <= 4) || md5 || *ao)
+				return -1;
+			*(kind == 19 ? &md5 : ao) = true;
+		}
+		i += len - 2u;
+		left -= len;
+	}
+	return 0;
+}
+
 /* Does a listener of the run hold an MD5 key for the SYN's source @ip (server.c gives each
  * listener one for the topology's MD5 client, and only for it)? */
 static bool source_has_md5_key(const uint8_t *ip, int family)
@@ -108,110 +141,290 @@ static bool source_has_md5_key(const uint8_t *ip, int family)
 
 /*
  * The listener path's drop rules that a SYN's own bytes decide (docs/verdicts.md, "Drop rules
- * of the listener's path"), with the reason both 6.1 and 6.12 report for each; NULL where the
- * kernel consumes the SYN (consume_skb(): no drop report, the witness sees only its silence).
+ * of the listener's path"), with the reason 6.1 reports for each and, where it differs, the one
+ * 6.12 reports (reason_612; rule_reason()); NULL where the kernel consumes the SYN
+ * (consume_skb(): no drop report, the witness sees only its silence).
  */
 enum {
-	RULE_V4_MARTIAN_SRC, RULE_V4_MARTIAN_DST, RULE_V4_LOOPBACK, RULE_V6_LOOPBACK,
-	RULE_V6_SRC_MC, RULE_MD5, RULE_RST, RULE_FIN, RULE_V4_BCAST, RULE_V6_MAPPED,
+	RULE_V4_MARTIAN_SRC, RULE_V4_MARTIAN_DST, RULE_V4_LOOPBACK, RULE_V4_SRC_OWN,
+	RULE_V4_MC_UNJOINED, RULE_V4_DST_NOT_LOCAL, RULE_V6_LOOPBACK, RULE_V6_MC_SCOPE,
+	RULE_V6_SRC_MC, RULE_V6_MC_UNJOINED, RULE_V4_IPOPT, RULE_V4_SRR, RULE_V6_RTHDR,
+	RULE_AUTH_HDR, RULE_MD5,
+	RULE_SYN_ACK, RULE_RST, RULE_FIN, RULE_V4_BCAST, RULE_V4_MC_JOINED, RULE_V6_MC_JOINED,
+	RULE_V6_MAPPED,
 };
+#define R(name, why, text) { .rule = name, .reason = why, .what = text }
 static const struct drop_rule {
-	const char *rule, *reason, *what;
+	const char *rule, *reason, *reason_612, *what;
 } drop_rules[] = {
-	/* ip_route_input_slow() (IPv4) and ip6_rcv_core() (IPv6), before TCP */
-	[RULE_V4_MARTIAN_SRC] = { "v4-martian-src", "NOT_SPECIFIED", "a martian IPv4 source "
-				  "(multicast, limited broadcast or zero-net)" },
-	[RULE_V4_MARTIAN_DST] = { "v4-martian-dst", "NOT_SPECIFIED", "a zero-net IPv4 "
-				  "destination (a martian)" },
-	[RULE_V4_LOOPBACK] = { "v4-src-loopback", "NOT_SPECIFIED", "a 127/8 IPv4 address on a "
-			       "device that is not loopback (route_localnet 0)" },
-	[RULE_V6_LOOPBACK] = { "v6-loopback-addr", "IP_INHDR", "::1 on a device that is not "
-			       "loopback" },
-	[RULE_V6_SRC_MC] = { "src-multicast-v6", "IP_INHDR", "a multicast IPv6 source" },
-	/* tcp_v4_rcv()/tcp_v6_rcv(), before the socket sees it: an MD5 option from a peer the
-	 * socket holds no key for */
-	[RULE_MD5] = { "md5-unexpected", "TCP_MD5UNEXPECTED",
-		       "a TCP-MD5 option from a source the listener holds no key for" },
-	/* then tcp_rcv_state_process(), TCP_LISTEN: RST first, then SYN with FIN */
-	[RULE_RST] = { "syn-rst", "TCP_RESET", "SYN with RST, which a listener discards" },
-	[RULE_FIN] = { "syn-fin", "TCP_FLAGS", "SYN with FIN, which a listener discards" },
+	/* ip_route_input_rcu()/ip_route_input_slow() (IPv4) and ip6_rcv_core() (IPv6) */
+	[RULE_V4_MARTIAN_SRC] = R("v4-martian-src", "NOT_SPECIFIED", "a martian IPv4 source "
+				  "(multicast, limited broadcast or zero-net)"),
+	[RULE_V4_MARTIAN_DST] = R("v4-martian-dst", "NOT_SPECIFIED", "a zero-net IPv4 "
+				  "destination (a martian)"),
+	[RULE_V4_LOOPBACK] = R("v4-src-loopback", "NOT_SPECIFIED", "a 127/8 IPv4 address on a "
+			       "device that is not loopback (route_localnet 0)"),
+	[RULE_V4_SRC_OWN] = R("v4-src-own", "NOT_SPECIFIED", "one of the server's own IPv4 "
+			      "addresses as the source (fib_validate_source(), accept_local 0)"),
+	[RULE_V4_MC_UNJOINED] = R("v4-dst-multicast-unjoined", "NOT_SPECIFIED", "an IPv4 "
+				  "multicast group no device of the server joined (all-hosts only, "
+				  "no multicast routing)"),
+	[RULE_V6_LOOPBACK] = R("v6-loopback-addr", "IP_INHDR", "::1 on a device that is not "
+			       "loopback"),
+	[RULE_V6_MC_SCOPE] = R("v6-dst-mc-scope", "IP_INHDR", "a multicast destination of scope "
+			       "0 (reserved) or 1 (interface-local) from another node"),
+	[RULE_V6_SRC_MC] = R("src-multicast-v6", "IP_INHDR", "a multicast IPv6 source"),
+	/* then the route's input: an IPv6 group no device joined (ip6_mc_input()) */
+	[RULE_V6_MC_UNJOINED] = R("v6-dst-multicast-unjoined", "NOT_SPECIFIED", "an IPv6 "
+				  "multicast group no device of the server joined"),
+	/* ip_rcv_options(), after routing: __ip_options_compile(), then source routing */
+	[RULE_V4_IPOPT] = R("v4-ipopt-malformed", "NOT_SPECIFIED", "IPv4 options "
+			    "__ip_options_compile() rejects"),
+	[RULE_V4_SRR] = R("v4-ipopt-srr", "NOT_SPECIFIED", "an IPv4 source route "
+			  "(accept_source_route 0, the default)"),
+	/* ip6_input(): a routing header ipv6_rthdr_rcv() refuses */
+	[RULE_V6_RTHDR] = R("v6-rthdr", "NOT_SPECIFIED", "an IPv6 routing header the kernel "
+			    "refuses (segments left on a type it does not route, or a segment "
+			    "routing or RPL header: seg6_enabled and rpl_seg_enabled 0)"),
+	/* then the route's input: a destination not the server's (forwarding 0: ip_error()) */
+	[RULE_V4_DST_NOT_LOCAL] = R("v4-dst-not-local", "IP_INADDRERRORS", "an IPv4 destination "
+				    "that is none of the server's addresses (forwarding 0)"),
+	/* tcp_v4_rcv()/tcp_v6_rcv(), before the socket sees it: from 6.7 on, authentication
+	 * options tcp_inbound_hash() cannot parse; an MD5 option from a peer the socket holds no
+	 * key for */
+	[RULE_AUTH_HDR] = R("auth-hdr", "TCP_AUTH_HDR", "TCP options tcp_inbound_hash() refuses "
+			    "(malformed in its reach, an MD5 option not 18 long, two MD5/AO)"),
+	[RULE_MD5] = R("md5-unexpected", "TCP_MD5UNEXPECTED",
+		       "a TCP-MD5 option from a source the listener holds no key for"),
+	/* then tcp_rcv_state_process(), TCP_LISTEN: ACK first (a reset sent back unless RST is
+	 * set too; 6.1 returns 1, 6.12 the reason), then RST, then SYN with FIN */
+	[RULE_SYN_ACK] = { .rule = "syn-ack-to-listener", .reason = "NOT_SPECIFIED",
+			   .reason_612 = "TCP_FLAGS",
+			   .what = "SYN with ACK to a listening port, which a listener refuses" },
+	[RULE_RST] = R("syn-rst", "TCP_RESET", "SYN with RST, which a listener discards"),
+	[RULE_FIN] = R("syn-fin", "TCP_FLAGS", "SYN with FIN, which a listener discards"),
 	/* then tcp_v4_conn_request()/tcp_v6_conn_request(): consumed */
-	[RULE_V4_BCAST] = { "dst-broadcast-v4", NULL, "the limited broadcast destination, which "
-			    "tcp_v4_conn_request() consumes without a drop report" },
-	[RULE_V6_MAPPED] = { "src-v4mapped-v6", NULL, "a v4-mapped IPv6 source, which "
-			     "tcp_v6_conn_request() consumes without a drop report" },
+	[RULE_V4_BCAST] = R("dst-broadcast-v4", NULL, "a broadcast destination (the limited one, "
+			    "or a subnet's of the server's addresses), which tcp_v4_conn_request() "
+			    "consumes"),
+	[RULE_V4_MC_JOINED] = R("dst-multicast-v4", NULL, "the all-hosts group 224.0.0.1, which "
+				"tcp_v4_conn_request() consumes"),
+	[RULE_V6_MC_JOINED] = R("dst-multicast-v6", NULL, "the all-nodes group ff02::1, which "
+				"tcp_v6_conn_request() consumes"),
+	[RULE_V6_MAPPED] = R("src-v4mapped-v6", NULL, "a v4-mapped IPv6 source, which "
+			     "tcp_v6_conn_request() consumes"),
 };
+#undef R
 
-/* The IP-layer rule the addresses of @ip break (ip_route_input_slow()'s order), or -1. */
-static int v4_address_rule(const uint8_t *ip)
+/*
+ * The server netns's own addresses (common/topology.h; compare/topology.sh gives each a /24 or
+ * a /64 on its device): the plan's topology, never what the kernel lists. The rules that
+ * depend on a device's addresses, routes and groups hold only for a SYN to one of the run's
+ * listeners there (unbound_input.to_listener).
+ */
+static const char *const server4[] = { TOPO_SERVER4, TOPO_TUN_SELF4, TOPO_TAP_SELF4,
+				       TOPO_VLAN_SERVER4, TOPO_QINQ_SERVER4 };
+
+/* Is @a one of the server's IPv4 addresses; with @bcast, the broadcast address of one's
+ * subnet (its prefix with every host bit set) instead? */
+static bool server_v4(const uint8_t *a, bool bcast)
+{
+	uint32_t want, host = (1u << (32 - TOPO_PREFIX4)) - 1, v = (uint32_t)a[0] << 24 |
+		 a[1] << 16 | a[2] << 8 | a[3];
+
+	for (size_t i = 0; i < sizeof(server4) / sizeof(server4[0]); i++) {
+		uint8_t b[4];
+
+		if (inet_pton(AF_INET, server4[i], b) != 1)
+			continue;
+		want = (uint32_t)b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3];
+		if (v == (bcast ? want | host : want))
+			return true;
+	}
+	return false;
+}
+
+/* ip_route_input_mc() for the all-hosts group, the only one the server's devices join
+ * (ip_mc_up(), with or without CONFIG_IP_MULTICAST): the source's checks, then consumed. */
+static int v4_all_hosts_rule(const uint8_t *s)
+{
+	if ((s[0] & 0xf0) == 0xe0 || (s[0] & s[1] & s[2] & s[3]) == 255)
+		return RULE_V4_MARTIAN_SRC;
+	if (s[0] == 127)
+		return RULE_V4_LOOPBACK;
+	return s[0] && server_v4(s, false) ? RULE_V4_SRC_OWN : RULE_V4_MC_JOINED;
+}
+
+/* The rule the addresses of IPv4 header @ip break, in the kernel's order
+ * (ip_route_input_rcu(), then ip_route_input_slow()), or -1; @server: to a listener in the
+ * server netns, whose addresses, routes and groups decide the rest. */
+static int v4_address_rule(const uint8_t *ip, bool server)
 {
 	const uint8_t *s = ip + 12, *d = ip + 16;
-	static const uint8_t lbcast[4] = { 255, 255, 255, 255 };
+	static const uint8_t lbcast[4] = { 255, 255, 255, 255 }, all_hosts[4] = { 224, 0, 0, 1 };
 
+	if ((d[0] & 0xf0) == 0xe0)
+		return !server ? -1 : memcmp(d, all_hosts, 4) ? RULE_V4_MC_UNJOINED :
+			v4_all_hosts_rule(s);
 	if ((s[0] & 0xf0) == 0xe0 || !memcmp(s, lbcast, 4))
 		return RULE_V4_MARTIAN_SRC;
-	if (!memcmp(d, lbcast, 4))
-		return s[0] == 0 ? -1 : RULE_V4_BCAST; /* (brd_input: handled by TCP, consumed) */
+	if (!memcmp(d, lbcast, 4)) /* brd_input: a source is checked unless it is zero-net */
+		return s[0] == 0 ? -1 : server && server_v4(s, false) ? RULE_V4_SRC_OWN :
+			RULE_V4_BCAST;
 	if (s[0] == 0)
 		return RULE_V4_MARTIAN_SRC;
 	if (d[0] == 0)
 		return RULE_V4_MARTIAN_DST;
 	if (d[0] == 127 || s[0] == 127)
 		return RULE_V4_LOOPBACK;
-	return -1;
+	if (!server)
+		return -1;
+	/* the fib: broadcast, local (the source validated: none of ours), or no route */
+	if (server_v4(d, true) || server_v4(d, false))
+		return server_v4(s, false) ? RULE_V4_SRC_OWN :
+		       server_v4(d, true)  ? RULE_V4_BCAST : -1;
+	return RULE_V4_DST_NOT_LOCAL;
 }
 
-static int v6_address_rule(const uint8_t *ip, bool ip_layer)
+/* The rule the addresses of IPv6 header @ip break (ip6_rcv_core(), the route's input,
+ * tcp_v6_conn_request()), or -1; @server as for v4_address_rule(). */
+static int v6_address_rule(const uint8_t *ip, bool server)
 {
-	static const uint8_t loopback[16] = { [15] = 1 };
+	static const uint8_t loopback[16] = { [15] = 1 }, all_nodes[16] = { 0xff, 2, [15] = 1 };
 	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
+	static const uint8_t solicited[13] = { 0xff, 2, [11] = 1, [12] = 0xff };
 	const uint8_t *s = ip + 8, *d = ip + 24;
 
-	if (ip_layer)
-		return !memcmp(s, loopback, 16) || !memcmp(d, loopback, 16) ? RULE_V6_LOOPBACK :
-		       s[0] == 0xff					? RULE_V6_SRC_MC :
-									  -1;
+	if (!memcmp(s, loopback, 16) || !memcmp(d, loopback, 16))
+		return RULE_V6_LOOPBACK;
+	if (d[0] == 0xff && (d[1] & 0x0f) <= 1)
+		return RULE_V6_MC_SCOPE;
+	if (s[0] == 0xff)
+		return RULE_V6_SRC_MC;
+	if (d[0] == 0xff)
+		/* every device joins all-nodes; a solicited-node group only where the device
+		 * resolves neighbours (not tun0): not decided by the bytes */
+		return !server || !memcmp(d, solicited, 13) ? -1 :
+		       !memcmp(d, all_nodes, 16) ? RULE_V6_MC_JOINED : RULE_V6_MC_UNJOINED;
 	return !memcmp(s, mapped, 12) ? RULE_V6_MAPPED : -1;
 }
 
-/* The first rule, in the kernel's order, that the SYN's bytes (@p, laid out in @l) break. */
-static const struct drop_rule *rule_of_bytes(const uint8_t *p, const struct syn_layout *l)
+/* ip_rcv_options()'s rule the IPv4 options of @ip (@hl bytes of header) break, or -1. */
+static int v4_options_rule(const uint8_t *ip, size_t hl)
+{
+	uint8_t want[60];
+	size_t srr;
+	long stamp;
+
+	if (hl <= 20)
+		return -1;
+	if (ipv4_options_compile(ip, hl, NULL, want, &stamp, &srr))
+		return RULE_V4_IPOPT;
+	return srr ? RULE_V4_SRR : -1;
+}
+
+/*
+ * ip6_input()'s routing header rule in the extension headers of @ip (@net_len bytes), or -1:
+ * ipv6_rthdr_rcv() drops a segment routing (4) or RPL (3) header whatever its segments left
+ * (the default seg6_enabled and rpl_seg_enabled are 0), and any other type with segments left
+ * (type 0 is no longer routed; type 2 only with CONFIG_IPV6_MIP6, off in the guest). With none
+ * left it goes on to the next header (type 2 too: without MIP6 nothing checks it).
+ */
+static int v6_rthdr_rule(const uint8_t *ip, size_t net_len)
+{
+	uint8_t next = ip[6];
+	size_t off = 40;
+
+	while ((next == 0 || next == 43 || next == 60 || next == 51) && off + 8 <= net_len) {
+		size_t len = next == 51 ? ((size_t)ip[off + 1] + 2) * 4 :
+					  ((size_t)ip[off + 1] + 1) * 8;
+
+		if (next == 43 && (ip[off + 2] == 3 || ip[off + 2] == 4 || ip[off + 3]))
+			return RULE_V6_RTHDR;
+		next = ip[off];
+		off += len;
+	}
+	return -1;
+}
+
+/* tcp_inbound_hash() (6.7 on) or tcp_inbound_md5_hash() (before): the rule the TCP options of
+ * @th (@tcp_len bytes) from @ip break on tree @tree, or -1. An AO option where the tree has
+ * TCP-AO is left to a key lookup that is not modelled: no rule. */
+static int auth_rule(const uint8_t *ip, int family, const uint8_t *th, size_t tcp_len,
+		     const struct tree_facts *tree)
+{
+	bool ao = false;
+
+	if (tree_at_least(tree, 6, 7) && auth_parse(th + 20, tcp_len - 20, tree->tcp_ao, &ao))
+		return RULE_AUTH_HDR;
+	if (ao && tree->tcp_ao)
+		return -1;
+	return has_md5_option(th + 20, tcp_len - 20) && !source_has_md5_key(ip, family) ?
+		       RULE_MD5 : -1;
+}
+
+/* The reason rule @r's drops carry on tree @tree: 6.1's, or 6.12's from 6.12 on; NULL for a
+ * rule whose SYNs are consumed, and between the two versions where they differ (not read
+ * there: no drop is explained by it). */
+static const char *rule_reason(const struct drop_rule *r, const struct tree_facts *tree)
+{
+	if (!r->reason_612 || !tree_at_least(tree, 6, 2))
+		return r->reason;
+	return tree_at_least(tree, 6, 12) ? r->reason_612 : NULL;
+}
+
+/* The first rule, in the kernel's order, that the SYN's bytes (@p, laid out in @l) break on
+ * tree @tree; @to_listener: its destination port is one of the plan's listeners in the server
+ * netns, which the rules of the server's addresses and the ACK rule need (a SYN-ACK to a
+ * connecting socket is no listener's business). */
+static const struct drop_rule *rule_of_bytes(const uint8_t *p, const struct syn_layout *l,
+					     const struct tree_facts *tree, bool to_listener)
 {
 	const uint8_t *ip = p + l->mac_len, *th = p + l->tcp_off;
 	uint8_t fl = th[13];
-	int r = l->family == AF_INET ? v4_address_rule(ip) : v6_address_rule(ip, true);
+	int addr = l->family == AF_INET ? v4_address_rule(ip, to_listener) :
+					  v6_address_rule(ip, to_listener), r;
 
-	/* (the broadcast destination is consumed later, after TCP's own checks) */
-	if (r >= 0 && r != RULE_V4_BCAST)
+	/* the IP layer: routing, then IPv4 options, then the route's input (ip_error()); a
+	 * consumed SYN is TCP's to refuse, after its own checks */
+	if (addr >= 0 && drop_rules[addr].reason && addr != RULE_V4_DST_NOT_LOCAL)
+		return &drop_rules[addr];
+	if (l->family == AF_INET && (r = v4_options_rule(ip, l->net_len)) >= 0)
 		return &drop_rules[r];
-	if (fl & 0x10 || !(fl & 0x02))
+	if (l->family == AF_INET6 && (r = v6_rthdr_rule(ip, l->net_len)) >= 0)
+		return &drop_rules[r];
+	if (addr == RULE_V4_DST_NOT_LOCAL)
+		return &drop_rules[addr];
+	if (!(fl & 0x02))
 		return NULL;
-	if (has_md5_option(th + 20, l->tcp_len - 20) && !source_has_md5_key(ip, l->family))
-		return &drop_rules[RULE_MD5];
+	if ((r = auth_rule(ip, l->family, th, l->tcp_len, tree)) >= 0)
+		return &drop_rules[r];
+	if (fl & 0x10)
+		return to_listener ? &drop_rules[RULE_SYN_ACK] : NULL;
 	if (fl & 0x04)
 		return &drop_rules[RULE_RST];
 	if (fl & 0x01)
 		return &drop_rules[RULE_FIN];
-	if (l->family == AF_INET6)
-		r = v6_address_rule(ip, false);
-	return r >= 0 ? &drop_rules[r] : NULL;
+	return addr >= 0 ? &drop_rules[addr] : NULL;
 }
 
 /* The rule SYN @bytes (@len, @mac_len of them link layer) breaks, or NULL (also for bytes
  * whose headers do not lay out whole). */
-static const struct drop_rule *rule_in(const uint8_t *bytes, size_t len, size_t mac_len)
+static const struct drop_rule *rule_in(const uint8_t *bytes, size_t len, size_t mac_len,
+				      const struct tree_facts *tree, bool to_listener)
 {
 	struct syn_layout l;
 
 	if (syn_layout(bytes, len, mac_len, &l) || !l.family || l.tcp_len < 20 ||
 	    l.tcp_off + l.tcp_len > len)
 		return NULL;
-	return rule_of_bytes(bytes, &l);
+	return rule_of_bytes(bytes, &l, tree, to_listener);
 }
 
-const char *listener_drop_rule(const uint8_t *bytes, size_t len, size_t mac_len)
+const char *listener_drop_rule(const uint8_t *bytes, size_t len, size_t mac_len,
+			       const struct tree_facts *tree)
 {
-	const struct drop_rule *r = rule_in(bytes, len, mac_len);
+	const struct drop_rule *r = rule_in(bytes, len, mac_len, tree, true);
 
 	return r ? r->rule : NULL;
 }
@@ -250,9 +463,11 @@ const char *drop_evidence(const struct unbound_input *in, const char *name)
 	if (syn_layout(in->bytes, in->len, in->mac_len, &l) || !l.family)
 		return NULL;
 	/* the rule the bytes break, where it is the one reason @name stands for */
-	const struct drop_rule *r = rule_in(in->bytes, in->len, in->mac_len);
+	const struct drop_rule *r = rule_in(in->bytes, in->len, in->mac_len, in->tree,
+					    in->to_listener);
+	const char *rr = r ? rule_reason(r, in->tree) : NULL;
 
-	if (r && r->reason && !strcmp(r->reason, name))
+	if (rr && !strcmp(rr, name))
 		return rule_line(r);
 	if (!strcmp(name, "IP_INHDR"))
 		return inhdr_evidence(ip, &l);
@@ -277,7 +492,8 @@ const char *drop_evidence(const struct unbound_input *in, const char *name)
 static const char *consumed_evidence(const struct unbound_input *in)
 {
 	const struct drop_rule *r = in->parse_err ? NULL :
-				    rule_in(in->bytes, in->len, in->mac_len);
+				    rule_in(in->bytes, in->len, in->mac_len, in->tree,
+					    in->to_listener);
 
 	return r && !r->reason ? rule_line(r) : NULL;
 }
@@ -324,9 +540,14 @@ int judge_unbound(const struct unbound_input *in, struct compare_result *out)
 		return 0;
 	}
 	out->verdict = V_UNBOUND;
-	if (!in->drops)
+	if (!in->drops) {
+		/* what it did with the SYN instead, where the witness saw it */
+		const char *t = taken_after_all(in, true, taken, sizeof(taken));
+
 		snprintf(out->detail, sizeof(out->detail), "no socket took this SYN and the kernel "
-			 "reported no drop of it%s", must_drop ? " (declared must-drop)" : "");
+			 "reported no drop of it%s%s%.70s", must_drop ? " (declared must-drop)" : "",
+			 t ? "; " : "", t ? t : "");
+	}
 	else if (must_connect)
 		snprintf(out->detail, sizeof(out->detail), "the kernel dropped a SYN its generator "
 			 "made to connect (%s, %u cop%s)", in->drop_reason ? in->drop_reason : "?",

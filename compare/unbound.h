@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "classify.h"
+#include "tree_facts.h"
 
 struct unbound_input {
 	const uint8_t *bytes;		/* the capture: MAC .. end of TCP header */
@@ -27,6 +28,8 @@ struct unbound_input {
 	/* What its generator declared: "must-drop", "must-connect", or NULL for none (a replayed
 	 * capture declares nothing). */
 	const char *declared;
+	const struct tree_facts *tree;	/* the kernel tree the run built: which rules hold */
+	bool to_listener;		/* its destination port is a listener's (the plan's) */
 };
 
 /* Fills @out; returns 1 if unexplained, else 0. */
@@ -37,8 +40,9 @@ int judge_unbound(const struct unbound_input *in, struct compare_result *out);
 const char *drop_evidence(const struct unbound_input *in, const char *name);
 
 /* The listener path's drop rule that a SYN's own bytes (@len, @mac_len of them link layer)
- * break -- "syn-fin", "syn-rst", "md5-unexpected" -- or NULL: a SYN a correct kernel never
- * makes a connection of. */
-const char *listener_drop_rule(const uint8_t *bytes, size_t len, size_t mac_len);
+ * break on kernel tree @tree -- "syn-fin", "syn-rst", "md5-unexpected", ... -- or NULL: a SYN
+ * a correct kernel of that tree never makes a connection of. */
+const char *listener_drop_rule(const uint8_t *bytes, size_t len, size_t mac_len,
+			       const struct tree_facts *tree);
 
 #endif

@@ -91,7 +91,8 @@ int crafted_gen_open(struct crafted_gen *g, const struct crafted_opts *o,
 	}
 	if (!o->n[CRAFTED_TUN] && !o->n[CRAFTED_FUZZ] && !o->n[CRAFTED_TAP])
 		return 0; /* (a replay alone needs no profiles) */
-	return walk_load_profiles(o->profiles ? o->profiles : "/src/gen/profiles", &shapes);
+	return walk_load_profiles(o->profiles ? o->profiles : "/src/gen/profiles", o->tree,
+				  &shapes);
 }
 
 /* The selection of run @k (--rerun, --shard) into g->only. Returns 0 or -1 (printed). */

@@ -30,6 +30,7 @@ struct crafted_opts {
 	const char *replay;	/* the capture file of CRAFTED_REPLAY (its n: the SYNs selected) */
 	const char *rerun;	/* an earlier run's records: only what was not identical */
 	const char *shard;	/* "I/N": only the indexes i % N == I */
+	const struct tree_facts *tree;	/* the kernel tree: which drop rules hold (since=) */
 };
 
 struct crafted_gen {

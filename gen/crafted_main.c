@@ -8,6 +8,8 @@
  * capture file (pcap_syns.h), rewriting only addresses, ports and checksums (and the IP length,
  * as the payload is not sent): "replay".
  * usage: syntwin-crafted --connections N [--seed S] [--profiles DIR] [--dev tun0] [--fuzz]
+ *                        [--tree FILE]   (the kernel tree's facts: a shape whose drop rule
+ *                                         holds from a version on needs them, tree_facts.h)
  *        syntwin-crafted --tap --dev tap0 ...   (Ethernet frames on a tap device instead)
  *        syntwin-crafted --replay FILE [--count]
  * With --rerun JSONL only the connections that were not identical in that earlier run are made
@@ -27,6 +29,7 @@
 #include "replay.h"
 #include "rerun.h"
 #include "topology.h"
+#include "tree_facts.h"
 #include "tun_peer.h"
 #include "walk.h"
 
@@ -117,7 +120,9 @@ static int64_t walk(uint64_t n, uint64_t seed, bool dry)
 
 int main(int argc, char **argv)
 {
-	const char *dir = "/src/gen/profiles", *dev = "tun0", *replay_file = NULL;
+	const char *dir = "/src/gen/profiles", *dev = "tun0", *replay_file = NULL, *tree_file = NULL;
+	static struct tree_facts tree_of_file;
+	const struct tree_facts *tree = NULL;
 	int count_only = 0, fuzz = 0;
 	uint64_t n = 100, seed = 1;
 	char err[256];
@@ -149,15 +154,24 @@ int main(int argc, char **argv)
 			rerun_file = v;
 		else if (!strcmp(a, "--shard"))
 			rc = shard_parse(v, &only, err, sizeof(err));
+		else if (!strcmp(a, "--tree"))
+			tree_file = v;
 		else {
 			fprintf(stderr, "usage: syntwin-crafted --connections N [--seed S] "
-					"[--profiles DIR] [--dev tun0]\n");
+					"[--profiles DIR] [--dev tun0] [--tree FILE]\n");
 			return 2;
 		}
 		if (rc) {
 			fprintf(stderr, "syntwin-crafted: %s\n", err);
 			return 2;
 		}
+	}
+	if (tree_file) {
+		if (tree_facts_load(tree_file, &tree_of_file, err, sizeof(err))) {
+			fprintf(stderr, "syntwin-crafted: --tree %s\n", err);
+			return 2;
+		}
+		tree = &tree_of_file;
 	}
 	run_seed = seed;
 	fuzz_mode = fuzz;
@@ -179,7 +193,7 @@ int main(int argc, char **argv)
 		 * are not must-drop; a shard's, its slice of the walk */
 		int64_t cnt = 0;
 
-		if (walk_load_profiles(dir, &shapes))
+		if (walk_load_profiles(dir, tree, &shapes))
 			return 2;
 		if (rerun_file) {
 			for (size_t j = 0; j < only.n; j++)
@@ -191,7 +205,7 @@ int main(int argc, char **argv)
 		printf("%lld\n", (long long)cnt);
 		return 0;
 	}
-	if (walk_load_profiles(dir, &shapes) || (ufd = client_channel_connect()) < 0 || enter_netns("server") ||
+	if (walk_load_profiles(dir, tree, &shapes) || (ufd = client_channel_connect()) < 0 || enter_netns("server") ||
 	    (tun = open_tun(dev)) < 0)
 		return 2;
 

@@ -105,14 +105,15 @@ static int ext_item(char *item, struct syn_shape *s, char *err, size_t errlen)
 	if (s->next_ext == SHAPE_MAX_EXT)
 		FAIL("ext: at most %d extension headers", SHAPE_MAX_EXT);
 	if (!arg)
-		FAIL("ext item '%s' is not hop:HEX or dst:HEX", item);
+		FAIL("ext item '%s' is not hop:HEX, dst:HEX or rt:HEX", item);
 	*arg++ = 0;
-	if (strcmp(item, "hop") && strcmp(item, "dst"))
-		FAIL("ext item '%s' is not hop:HEX or dst:HEX", item);
+	if (strcmp(item, "hop") && strcmp(item, "dst") && strcmp(item, "rt"))
+		FAIL("ext item '%s' is not hop:HEX, dst:HEX or rt:HEX", item);
 	n = hex_bytes(arg, s->ext[s->next_ext].body, sizeof(s->ext[0].body));
 	if (n < 0 || (n + 2) % 8)
 		FAIL("ext %s: 2 + %ld bytes is not a multiple of 8 (or bad hex)", item, n);
-	s->ext[s->next_ext].type = item[0] == 'h' ? 0 : 60;
+	/* rt: a routing header, its body from the routing type and segments left on */
+	s->ext[s->next_ext].type = item[0] == 'h' ? 0 : item[0] == 'r' ? 43 : 60;
 	s->ext[s->next_ext].len = (size_t)n;
 	s->next_ext++;
 	return 0;
@@ -163,14 +164,14 @@ static int field(char *key, char *v, struct syn_shape *s, char *err, size_t errl
 			FAIL("flags=%s: must start with S (a SYN)", v);
 		s->flags = 0x02;
 		for (const char *c = v + 1; *c; c++) {
-			/* no ACK: a SYN with ACK is a SYN-ACK to the witness (and the
-			 * replay's reader), never judged as a SYN */
-			const char *letters = "ECUPFR";
-			const uint8_t bits[] = { 0x40, 0x80, 0x20, 0x08, 0x01, 0x04 };
+			/* A (ACK) only with drop=: a SYN with ACK to a listener, which it
+			 * refuses (checked once the line is read) */
+			const char *letters = "ECUPFRA";
+			const uint8_t bits[] = { 0x40, 0x80, 0x20, 0x08, 0x01, 0x04, 0x10 };
 			const char *at = strchr(letters, *c);
 
 			if (!at || !*c)
-				FAIL("flags=%s: '%c' is not E, C, U, P, F or R", v, *c);
+				FAIL("flags=%s: '%c' is not E, C, U, P, F, R or A", v, *c);
 			s->flags |= bits[at - letters];
 		}
 	} else if (!strcmp(key, "tcpopt")) {
@@ -214,6 +215,12 @@ static int field(char *key, char *v, struct syn_shape *s, char *err, size_t errl
 			FAIL("drop=%s: want a rule name of docs/verdicts.md's drop table (a-z, 0-9, -)", v);
 		s->bad = BAD_RULE;
 		snprintf(s->drop_rule, sizeof(s->drop_rule), "%s", v);
+	} else if (!strcmp(key, "since")) {
+		char tail;
+
+		if (sscanf(v, "%3u.%3u%c", &s->since_major, &s->since_minor, &tail) != 2 ||
+		    strspn(v, "0123456789.") != strlen(v) || !s->since_major)
+			FAIL("since=%s: want the kernel version the drop rule holds from (6.7)", v);
 	} else {
 		FAIL("unknown field '%s'", key);
 	}
@@ -273,6 +280,11 @@ int profile_parse_line(const char *line, const char *stem, struct syn_shape *s, 
 		if (s->addr_family[i] && s->bad != BAD_RULE)
 			FAIL("shape %s: %s= needs drop=RULE", s->name, i ? "dst" : "src");
 	}
+	if ((s->flags & 0x10) && s->bad != BAD_RULE)
+		FAIL("shape %s: flags with A need drop=RULE (a SYN with ACK is made to be "
+		     "refused)", s->name);
+	if (s->since_major && s->bad != BAD_RULE)
+		FAIL("shape %s: since= needs drop=RULE", s->name);
 	if (shape_header_bytes(s) > SHAPE_MAX_HEADERS)
 		FAIL("shape %s: its headers take %zu bytes, more than %d", s->name,
 		     shape_header_bytes(s), SHAPE_MAX_HEADERS);

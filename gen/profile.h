@@ -51,12 +51,15 @@ struct syn_shape {
 	size_t tcpopt_len, ipopt_len;
 	int next_ext;
 	struct {
-		uint8_t type;	/* 0 hop-by-hop, 60 destination options */
+		uint8_t type;	/* 0 hop-by-hop, 60 destination options, 43 routing */
 		uint8_t body[64];
 		size_t len;	/* bytes after next-header and length */
 	} ext[SHAPE_MAX_EXT];
 	int bad;		/* enum shape_bad */
-	char drop_rule[24];	/* BAD_RULE: the rule the judge must find (compare/unbound.c) */
+	char drop_rule[32];	/* BAD_RULE: the rule the judge must find (compare/unbound.c) */
+	/* since=MAJOR.MINOR: the rule holds from that kernel version on; on an older tree the
+	 * shape must connect (walk_load_profiles()); 0.0: on every tree */
+	unsigned int since_major, since_minor;
 	/* src=, dst=: the SYN's own source and destination instead of the device's peer and
 	 * address (network order; [0] source, [1] destination; addr_family 0 where not given) */
 	uint8_t addr[2][16];

@@ -3,9 +3,9 @@
  * A capture's SYNs made ready to replay (syntwin run --replay): each SYN of the file
  * (pcap_syns.h) with our addresses and ports, the IP length (its payload is not sent) and the
  * checksums rewritten, and nothing else; the selected ones (--rerun, --shard: by packet number)
- * in order, each with the port it goes out from. A SYN the guest's kernel would drop for its
- * routing (IPv4 source routing, an IPv6 routing header) or longer than 256 bytes is skipped,
- * named on stderr.
+ * in order, each with the port it goes out from. A SYN longer than 256 bytes is skipped, named
+ * on stderr; a source route (IPv4 option, IPv6 routing header) goes as it came: the kernel
+ * drops one it would have to follow (rules v4-ipopt-srr, v6-rthdr), and the judge proves why.
  */
 #ifndef SYNTWIN_REPLAY_H
 #define SYNTWIN_REPLAY_H

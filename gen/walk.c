@@ -9,9 +9,39 @@
 #include "net_helpers.h"
 #include "rng.h"
 #include "topology.h"
+#include "tree_facts.h"
 #include "walk.h"
 
-int walk_load_profiles(const char *dir, struct shape_set *set)
+/* @s as a kernel of tree @t must take it: a drop rule from a later version than @t's (since=)
+ * does not hold there, and the shape must connect. */
+static void shape_for_tree(struct syn_shape *s, const struct tree_facts *t)
+{
+	if (s->since_major && !tree_at_least(t, s->since_major, s->since_minor)) {
+		s->bad = BAD_NONE;
+		s->drop_rule[0] = '\0';
+	}
+}
+
+/* Each shape of @set as tree @tree must take it. Returns 0, or -1 (printed): a shape whose
+ * rule depends on the version with no tree to tell it. */
+static int shapes_for_tree(struct shape_set *set, const struct tree_facts *tree)
+{
+	for (size_t k = 0; k < set->n; k++) {
+		struct syn_shape *s = &set->shapes[k];
+
+		if (!tree && s->since_major) {
+			fprintf(stderr, "syntwin-crafted: shape %s: its drop rule holds from %u.%u on: "
+				"give the kernel tree's facts (--tree)\n", s->name, s->since_major,
+				s->since_minor);
+			return -1;
+		}
+		if (tree)
+			shape_for_tree(s, tree);
+	}
+	return 0;
+}
+
+int walk_load_profiles(const char *dir, const struct tree_facts *tree, struct shape_set *set)
 {
 	struct dirent **ents;
 	char path[512], err[300];
@@ -38,7 +68,7 @@ int walk_load_profiles(const char *dir, struct shape_set *set)
 		fprintf(stderr, "syntwin-crafted: no shapes in %s/*.syn\n", dir);
 		rc = -1;
 	}
-	return rc;
+	return rc ? rc : shapes_for_tree(set, tree);
 }
 
 /*

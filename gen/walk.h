@@ -15,6 +15,7 @@
 
 #include "profile.h"
 #include "rerun.h"
+#include "tree_facts.h"
 
 #define WALK_MAX_SHAPES 512
 
@@ -39,8 +40,10 @@ struct walk_syn {
 	bool selected;		/* made by this run (else walked past) */
 };
 
-/* Every *.syn of @dir into @set. Returns 0, or -1 (printed). */
-int walk_load_profiles(const char *dir, struct shape_set *set);
+/* Every *.syn of @dir into @set, each shape as a kernel of tree @tree must take it
+ * (shape_for_tree(); @tree NULL: refused where a shape depends on the version). Returns 0, or
+ * -1 (printed). */
+int walk_load_profiles(const char *dir, const struct tree_facts *tree, struct shape_set *set);
 void walk_init(struct walk *w, const struct shape_set *set, uint64_t n, uint64_t seed,
 	       bool fuzz, const struct rerun_set *only);
 /* The next SYN, selected or not; false at the end of the walk. */

@@ -18,15 +18,15 @@ tail -n 3 "$out/log"
 check [ "$rc" = 0 ]
 # the padded SYN is judged when replay gives up on it, not by the server's idle stop
 check sh -c "! grep -q 'syntwin-server: nothing for' '$out/log'"
-# the padded SYN and the four drop-rule shapes: each seen dropped by the witness, given up at
+# the padded SYN and the eight drop-rule shapes: each seen dropped by the witness, given up at
 # once (no 3 s wait for a SYN-ACK that cannot come)
-check grep -q '5 got no SYN-ACK (judged by the server; 5 dropped by the kernel, given up at once)' "$out/log"
+check grep -q '9 got no SYN-ACK (judged by the server; 9 dropped by the kernel, given up at once)' "$out/log"
 # every record names its generator and the packet it came from
 check [ "$(jq '.generators.replay' "$out/run/summary.json")" = "$(jq '.connections' "$out/run/summary.json")" ]
 check [ "$(jq '.generators.unknown' "$out/run/summary.json")" = 0 ]
 check [ "$(jq -s '[.[] | select(.gen != "replay" or (.knobs | test("replay.pcap#[0-9]+$") | not))] | length' "$out/run/connections.jsonl")" = 0 ]
-check [ "$(jq '.explained."dropped-by-kernel"' "$out/run/summary.json")" = 5 ]
-check [ "$(jq -c '[.gave_up, .gave_up_dropped]' "$out/run/summary.json")" = '[5,5]' ]
+check [ "$(jq '.explained."dropped-by-kernel"' "$out/run/summary.json")" = 9 ]
+check [ "$(jq -c '[.gave_up, .gave_up_dropped]' "$out/run/summary.json")" = '[9,9]' ]
 check grep -q 'packet [0-9]*: IPv4 header cut' "$out/log"
 check [ "$(jq .partial "$out/run/summary.json")" = false ]
 check "$tool" check "$out/in.pcap" "$out/run/connections.jsonl"

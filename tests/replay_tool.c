@@ -16,7 +16,8 @@
  *     every SYN of FILE came back as a record, and the kernel's saved copy equals the SYN in
  *     the file byte for byte except addresses, ports, checksums and the IP length; exactly one
  *     (the padded one) is dropped-by-kernel for IP_INHDR instead, and every SYN whose own bytes
- *     carry a drop rule (FIN, RST, an MD5 option) is dropped-by-kernel by that rule.
+ *     carry a drop rule (FIN, RST, an MD5 option, a source route, a second Record Route, an
+ *     IPv6 routing header with segments left) is dropped-by-kernel by that rule.
  */
 #include <pcap/pcap.h>
 #include <stdio.h>
@@ -121,8 +122,11 @@ static int make(const char *out, const char *dir)
 		return 2;
 	}
 	for (size_t i = 0; i < n; i++) {
-		/* (a replay rewrites the addresses: the rules an address decides cannot travel) */
-		if (sh[i].bad != BAD_RULE || sh[i].addr_family[0] || sh[i].addr_family[1])
+		/* (a replay rewrites the addresses: the rules an address decides cannot travel; a
+		 * rule that holds from a version on is the crafted run's, on each tree; a replay
+		 * reads a SYN with ACK as an answer) */
+		if (sh[i].bad != BAD_RULE || sh[i].addr_family[0] || sh[i].addr_family[1] ||
+		    sh[i].since_major || (sh[i].flags & 0x10))
 			continue;
 		dump_syn(d, &sh[i], 4, (uint16_t)(40000 + i), (uint32_t)(7000003u * (i + 1)));
 		count++;
@@ -147,11 +151,52 @@ struct check {
 	unsigned long syns, found, equal, dropped, ruled, rule_syns;
 };
 
-/* The drop rule SYN @s's own TCP header carries (docs/verdicts.md), or NULL. */
+/* The IPv4 option rule @s's header carries, as this file's shapes make them: a source route,
+ * or a second Record Route (docs/verdicts.md), or NULL. */
+static const char *ipopt_rule_of(const struct pcap_syn *s)
+{
+	int rr = 0;
+
+	for (size_t i = 20; s->family == 4 && i + 1 < s->net_len && s->ip[i];) {
+		if (s->ip[i] == 1) {
+			i++;
+			continue;
+		}
+		if (s->ip[i] == 131 || s->ip[i] == 137)
+			return "v4-ipopt-srr";
+		if (s->ip[i] == 7 && rr++)
+			return "v4-ipopt-malformed";
+		if (s->ip[i + 1] < 2)
+			break;
+		i += s->ip[i + 1];
+	}
+	return NULL;
+}
+
+/* An IPv6 routing header with segments left, or of segment routing (type 4), in @s:
+ * "v6-rthdr" (docs/verdicts.md), or NULL. */
+static const char *rthdr_rule_of(const struct pcap_syn *s)
+{
+	uint8_t next = s->family == 6 ? s->ip[6] : 6;
+
+	for (size_t o = 40; (next == 0 || next == 43 || next == 60) && o + 8 <= s->net_len;) {
+		if (next == 43 && (s->ip[o + 2] == 4 || s->ip[o + 3]))
+			return "v6-rthdr";
+		next = s->ip[o];
+		o += (s->ip[o + 1] + 1u) * 8;
+	}
+	return NULL;
+}
+
+/* The drop rule SYN @s's own bytes carry (docs/verdicts.md), or NULL. */
 static const char *rule_of(const struct pcap_syn *s)
 {
 	const uint8_t *th = s->ip + s->net_len;
 
+	if (ipopt_rule_of(s))
+		return ipopt_rule_of(s);
+	if (rthdr_rule_of(s))
+		return rthdr_rule_of(s);
 	if (th[13] & 0x04)
 		return "syn-rst";
 	if (th[13] & 0x01)

@@ -23,6 +23,10 @@
 #include "unbound.h"
 #include "which_copy.h"
 
+/* The two trees the drop rules are read from (compare/tree_facts.h). */
+static const struct tree_facts tree61 = { .major = 6, .minor = 1 };
+static const struct tree_facts tree612 = { .major = 6, .minor = 12 };
+
 static void test_layout(void)
 {
 	struct syn_layout l;
@@ -428,6 +432,100 @@ static void test_labels(void)
 	labels_free(&t);
 }
 
+/* The rules the server's own addresses, routes and groups decide (the plan's topology): only
+ * for a SYN to one of its listeners. @v4 and @v6 are plain SYNs from the tun peer to port 7001. */
+static void test_unbound_server_rules(uint8_t *v4, size_t n4, uint8_t *v6, size_t n6)
+{
+	struct unbound_input in = { .bytes = v4, .len = n4, .drops = 1, .copies = 1,
+				    .drop_reason = "NOT_SPECIFIED", .declared = "must-drop",
+				    .tree = &tree61, .to_listener = true };
+	struct compare_result r;
+	static const struct {
+		uint8_t src[4], dst[4];
+		const char *reason, *rule; /* reason NULL: consumed; rule NULL: none */
+	} v4c[] = {
+		{ { 198, 19, 0, 2 }, { 198, 19, 0, 2 }, "NOT_SPECIFIED", "v4-src-own" },
+		{ { 198, 18, 0, 2 }, { 198, 19, 0, 2 }, "NOT_SPECIFIED", "v4-src-own" },
+		{ { 198, 19, 0, 1 }, { 198, 19, 0, 255 }, NULL, "dst-broadcast-v4" },
+		{ { 198, 19, 0, 1 }, { 198, 18, 0, 255 }, NULL, "dst-broadcast-v4" },
+		{ { 198, 19, 0, 2 }, { 198, 19, 0, 255 }, "NOT_SPECIFIED", "v4-src-own" },
+		{ { 198, 19, 0, 1 }, { 198, 19, 0, 0 }, "IP_INADDRERRORS", "v4-dst-not-local" },
+		{ { 198, 19, 0, 1 }, { 10, 1, 2, 3 }, "IP_INADDRERRORS", "v4-dst-not-local" },
+		{ { 198, 19, 0, 1 }, { 224, 0, 0, 1 }, NULL, "dst-multicast-v4" },
+		{ { 198, 19, 0, 2 }, { 224, 0, 0, 1 }, "NOT_SPECIFIED", "v4-src-own" },
+		{ { 198, 19, 0, 1 }, { 239, 1, 2, 3 }, "NOT_SPECIFIED", "v4-dst-multicast-unjoined" },
+		{ { 198, 19, 0, 1 }, { 198, 19, 0, 2 }, "NOT_SPECIFIED", NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(v4c) / sizeof(v4c[0]); i++) {
+		memcpy(v4 + 12, v4c[i].src, 4);
+		memcpy(v4 + 16, v4c[i].dst, 4);
+		in.drops = v4c[i].reason ? 1 : 0;
+		in.drop_reason = v4c[i].reason;
+		in.to_listener = true;
+		CHECK(judge_unbound(&in, &r) == !v4c[i].rule, "v4 case %zu: %s", i, r.detail);
+		if (v4c[i].rule)
+			CHECK(strstr(r.detail, v4c[i].rule), "v4 case %zu: %s", i, r.detail);
+		in.to_listener = false; /* not a listener's: the server's addresses say nothing */
+		CHECK(judge_unbound(&in, &r) == 1, "v4 case %zu, no listener: %s", i, r.detail);
+	}
+	in.to_listener = true;
+	memcpy(v4 + 12, (uint8_t[]){ 198, 19, 0, 1, 198, 19, 0, 0 }, 8);
+	in.drops = 1, in.drop_reason = "NOT_SPECIFIED"; /* not where ip_error() puts it */
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+
+	static const struct {
+		uint8_t dst[16];
+		const char *reason, *rule;
+	} v6c[] = {
+		{ { 0xff, 0x01, [15] = 1 }, "IP_INHDR", "v6-dst-mc-scope" },
+		{ { 0xff, 0x10, [15] = 1 }, "IP_INHDR", "v6-dst-mc-scope" },
+		{ { 0xff, 0x02, [15] = 1 }, NULL, "dst-multicast-v6" },
+		{ { 0xff, 0x05, [14] = 0x12, 0x34 }, "NOT_SPECIFIED", "v6-dst-multicast-unjoined" },
+		/* a solicited-node group: joined or not by the device's kind, not by the bytes */
+		{ { 0xff, 0x02, [11] = 1, 0xff, 0, 0, 2 }, "NOT_SPECIFIED", NULL },
+	};
+	in.bytes = v6, in.len = n6;
+	for (size_t i = 0; i < sizeof(v6c) / sizeof(v6c[0]); i++) {
+		memcpy(v6 + 24, v6c[i].dst, 16);
+		in.drops = v6c[i].reason ? 1 : 0;
+		in.drop_reason = v6c[i].reason;
+		CHECK(judge_unbound(&in, &r) == !v6c[i].rule, "v6 case %zu: %s", i, r.detail);
+		if (v6c[i].rule)
+			CHECK(strstr(r.detail, v6c[i].rule), "v6 case %zu: %s", i, r.detail);
+	}
+	memcpy(v6 + 24, (uint8_t[16]){ 0xfd, 0, 0x5a, 0x5a, [15] = 2 }, 16);
+}
+
+/* A SYN with ACK to a listener: refused, for 6.1's reason or 6.12's on each tree (neither
+ * between them, where it was not read); a SYN-ACK to a connecting socket is no rule's. */
+static void test_unbound_syn_ack(uint8_t *v4, size_t n4)
+{
+	static const struct tree_facts tree65 = { .major = 6, .minor = 5 };
+	struct unbound_input in = { .bytes = v4, .len = n4, .drops = 1, .copies = 1,
+				    .drop_reason = "NOT_SPECIFIED", .declared = "must-drop",
+				    .tree = &tree61, .to_listener = true };
+	struct compare_result r;
+
+	memcpy(v4 + 12, (uint8_t[]){ 198, 19, 0, 1, 198, 19, 0, 2 }, 8);
+	v4[20 + 13] = 0x12;
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	CHECK_STR_CONTAINS(r.detail, "(NOT_SPECIFIED): syn-ack-to-listener: ");
+	in.drop_reason = "TCP_FLAGS";
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	in.tree = &tree612;
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	in.tree = &tree65;
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	in.tree = &tree612;
+	v4[20 + 13] = 0x16; /* with RST too: the ACK is checked first */
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	CHECK_STR_CONTAINS(r.detail, "syn-ack-to-listener: ");
+	in.to_listener = false;
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	v4[20 + 13] = 0x02;
+}
+
 /* The drop rules the addresses decide: the IP layer's (with its reason) and those
  * conn_request() consumes (no drop report: explained by the bytes and the witness's silence). */
 static void test_unbound_address_rules(void)
@@ -437,7 +535,7 @@ static void test_unbound_address_rules(void)
 	uint8_t v6[60] = { 0x60, 0, 0, 0, 0, 20, 6, 64, 0xfd, 0, 0x5a, 0x5a, [23] = 1, [24] = 0xfd,
 			   [26] = 0x5a, [27] = 0x5a, [39] = 2, [52] = 0x50, [53] = 0x02 };
 	struct unbound_input in = { .bytes = v4, .len = sizeof(v4), .drops = 1, .copies = 1,
-				    .declared = "must-drop" };
+				    .declared = "must-drop", .tree = &tree61 };
 	struct compare_result r;
 
 	in.drop_reason = "NOT_SPECIFIED"; /* a plain SYN: nothing to show for it */
@@ -480,9 +578,135 @@ static void test_unbound_address_rules(void)
 	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
 	CHECK_STR_CONTAINS(r.detail, "v6-loopback-addr: ");
 	/* a connection the bytes forbid (judge_socket() holds it to listener_drop_rule()) */
-	CHECK(!strcmp(listener_drop_rule(v6, sizeof(v6), 0), "v6-loopback-addr"), "::1");
+	CHECK(!strcmp(listener_drop_rule(v6, sizeof(v6), 0, &tree61), "v6-loopback-addr"), "::1");
 	memcpy(v6 + 8, (uint8_t[16]){ 0xfd, 0, 0x5a, 0x5a, [15] = 1 }, 16);
-	CHECK(!listener_drop_rule(v6, sizeof(v6), 0), "a plain IPv6 SYN");
+	CHECK(!listener_drop_rule(v6, sizeof(v6), 0, &tree61), "a plain IPv6 SYN");
+	memcpy(v4 + 12, (uint8_t[]){ 198, 19, 0, 1, 198, 19, 0, 2 }, 8);
+	CHECK(!listener_drop_rule(v4, sizeof(v4), 0, &tree61), "a plain IPv4 SYN");
+	test_unbound_server_rules(v4, sizeof(v4), v6, sizeof(v6));
+	test_unbound_syn_ack(v4, sizeof(v4));
+}
+
+/* ip_rcv_options()'s rules (after routing, NOT_SPECIFIED on both trees): options
+ * __ip_options_compile() rejects, and a well-formed source route (accept_source_route 0). */
+static void test_unbound_ipopt_rules(void)
+{
+	/* IPv4 with 8 option bytes (IHL 7), then a bare 20-byte TCP SYN */
+	uint8_t p[28 + 20] = { 0x47, 0, 0, 48, 0, 0, 0x40, 0, 64, 6, 0, 0, 198, 19, 0, 1, 198, 19,
+			       0, 2, [28] = 0x9c, 0x40, 0x1b, 0x59, 0, 0, 0, 1, 0, 0, 0, 0, 0x50,
+			       0x02 };
+	struct unbound_input in = { .bytes = p, .len = sizeof(p), .drops = 1, .copies = 1,
+				    .drop_reason = "NOT_SPECIFIED", .declared = "must-drop",
+				    .tree = &tree612 };
+	struct compare_result r;
+
+	/* LSRR, pointer 4, one address: well formed, source routed */
+	memcpy(p + 20, (uint8_t[]){ 131, 7, 4, 198, 19, 0, 9, 0 }, 8);
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	CHECK_STR_CONTAINS(r.detail, "(NOT_SPECIFIED): v4-ipopt-srr: ");
+	CHECK(!strcmp(listener_drop_rule(p, sizeof(p), 0, &tree61), "v4-ipopt-srr"), "lsrr");
+	in.drop_reason = "IP_INHDR"; /* ip_rcv_core() never looks at options */
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	in.drop_reason = "NOT_SPECIFIED";
+	p[22] = 3; /* a pointer below 4: malformed, whatever source routing says */
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	CHECK_STR_CONTAINS(r.detail, "v4-ipopt-malformed: ");
+	/* two Record Route options: malformed */
+	memcpy(p + 20, (uint8_t[]){ 7, 3, 4, 1, 7, 3, 4, 0 }, 8);
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	CHECK_STR_CONTAINS(r.detail, "v4-ipopt-malformed: ");
+	/* one Record Route with room for an address: accepted, and nothing explains a drop */
+	memcpy(p + 20, (uint8_t[]){ 7, 7, 4, 0, 0, 0, 0, 0 }, 8);
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	CHECK(!listener_drop_rule(p, sizeof(p), 0, &tree61), "one RR");
+}
+
+/* ipv6_rthdr_rcv(): a routing header with segments left, or a segment routing or RPL header
+ * whatever it has left, is dropped (NOT_SPECIFIED); one with none left is not. */
+static void test_unbound_rthdr_rule(void)
+{
+	/* IPv6 with one 8-byte routing header (next header TCP), then a bare SYN */
+	uint8_t p[40 + 8 + 20] = { 0x60, 0, 0, 0, 0, 28, 43, 64, 0xfd, 0, 0x5a, 0x5a, [23] = 1,
+				   [24] = 0xfd, [26] = 0x5a, [27] = 0x5a, [39] = 2, [40] = 6,
+				   [48] = 0x9c, 0x40, 0x1b, 0x59, [60] = 0x50, 0x02 };
+	struct unbound_input in = { .bytes = p, .len = sizeof(p), .drops = 1, .copies = 1,
+				    .drop_reason = "NOT_SPECIFIED", .declared = "must-drop",
+				    .tree = &tree61, .to_listener = true };
+	struct compare_result r;
+	static const struct { uint8_t type, left; bool rule; } cases[] = {
+		{ 0, 1, true }, { 2, 1, true }, { 4, 0, true }, { 3, 0, true }, { 0, 0, false },
+		{ 2, 0, false }, { 9, 0, false },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		p[42] = cases[i].type, p[43] = cases[i].left;
+		CHECK(judge_unbound(&in, &r) == !cases[i].rule, "type %u left %u: %s",
+		      cases[i].type, cases[i].left, r.detail);
+		CHECK(!listener_drop_rule(p, sizeof(p), 0, &tree612) == !cases[i].rule,
+		      "type %u left %u as a connection", cases[i].type, cases[i].left);
+		if (cases[i].rule)
+			CHECK_STR_CONTAINS(r.detail, "(NOT_SPECIFIED): v6-rthdr: ");
+	}
+	/* after a destination-options header (8 bytes of PadN) too */
+	uint8_t q[40 + 16 + 20] = { 0x60, 0, 0, 0, 0, 36, 60, 64, 0xfd, [23] = 1, [24] = 0xfd,
+				    [39] = 2, [40] = 43, 0, 1, 4, [48] = 6, 0, 0, 1,
+				    [56] = 0x9c, 0x40, 0x1b, 0x59, [68] = 0x50, 0x02 };
+
+	in.bytes = q, in.len = sizeof(q);
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	q[51] = 0;
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+}
+
+/* tcp_inbound_hash() from 6.7 on: options its parse refuses are TCP_AUTH_HDR there, and
+ * accepted (or MD5UNEXPECTED) on 6.1; a drop the tree's version does not have is unexplained. */
+static void test_unbound_auth_rules(void)
+{
+	/* IPv4; TCP with 20 option bytes: a kind-34 option of length 1, then NOPs */
+	uint8_t p[20 + 40] = { 0x45, 0, 0, 60, 0, 0, 0x40, 0, 64, 6, 0, 0, 198, 19, 0, 1, 198, 19,
+			       0, 2, 0x9c, 0x40, 0x1b, 0x59, 0, 0, 0, 1, 0, 0, 0, 0, 0xa0, 0x02 };
+	struct unbound_input in = { .bytes = p, .len = sizeof(p), .drops = 1, .copies = 1,
+				    .drop_reason = "TCP_AUTH_HDR", .declared = "must-drop",
+				    .tree = &tree612 };
+	struct compare_result r;
+
+	memset(p + 40, 1, 20);
+	p[40] = 34, p[41] = 1;
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	CHECK_STR_CONTAINS(r.detail, "(TCP_AUTH_HDR): auth-hdr: ");
+	CHECK(!strcmp(listener_drop_rule(p, sizeof(p), 0, &tree612), "auth-hdr"), "6.12");
+	in.tree = &tree61; /* 6.1 has no such check: it accepts this SYN */
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	CHECK(!listener_drop_rule(p, sizeof(p), 0, &tree61), "6.1 accepts");
+	/* the same option with fewer than 18 bytes from it to the end: out of the parse's reach */
+	in.tree = &tree612;
+	memset(p + 40, 1, 20);
+	p[44] = 34, p[45] = 1;
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	CHECK(!listener_drop_rule(p, sizeof(p), 0, &tree612), "a short tail");
+	/* an MD5 option of length 10 */
+	memset(p + 40, 1, 20);
+	p[40] = 19, p[41] = 10;
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	/* two MD5 options (18 each, then 4 NOPs; IHL of TCP 15) from a source with no key:
+	 * TCP_AUTH_HDR on 6.12, TCP_MD5UNEXPECTED on 6.1 (its first option decides) */
+	p[3] = 80, p[32] = 0xf0;
+	uint8_t two[20 + 60];
+
+	memcpy(two, p, 40);
+	memset(two + 40, 1, 40);
+	two[40] = 19, two[41] = 18, two[58] = 19, two[59] = 18;
+	two[3] = sizeof(two);
+	in.bytes = two, in.len = sizeof(two);
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	CHECK_STR_CONTAINS(r.detail, "auth-hdr: ");
+	in.tree = &tree61;
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	in.drop_reason = "TCP_MD5UNEXPECTED";
+	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
+	CHECK_STR_CONTAINS(r.detail, "md5-unexpected: ");
+	in.tree = &tree612;
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
 }
 
 /* The drop rules the TCP header decides: each reason only with its own flags or option. */
@@ -492,7 +716,7 @@ static void test_unbound_flag_rules(void)
 	uint8_t p[20 + 40] = { 0x45, 0, 0, 60, 0, 0, 0x40, 0, 64, 6, 0, 0, 198, 18, 0, 1, 198, 18,
 			       0, 2, 0x9c, 0x40, 0x1b, 0x59, 0, 0, 0, 1, 0, 0, 0, 0, 0xa0, 0x02 };
 	struct unbound_input in = { .bytes = p, .len = sizeof(p), .drops = 1,
-				    .declared = "must-drop" };
+				    .declared = "must-drop", .tree = &tree61 };
 	struct compare_result r;
 	const struct {
 		uint8_t flags;
@@ -564,9 +788,9 @@ static void test_unbound_flag_rules(void)
 	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
 	CHECK_STR_CONTAINS(r.detail, "only 1 of its 2 copies were dropped");
 	/* listener_drop_rule(): what judge_socket() holds a connection to */
-	CHECK(!strcmp(listener_drop_rule(p, sizeof(p), 0), "syn-fin"), "syn-fin");
+	CHECK(!strcmp(listener_drop_rule(p, sizeof(p), 0, &tree61), "syn-fin"), "syn-fin");
 	p[33] = 0x02;
-	CHECK(!listener_drop_rule(p, sizeof(p), 0), "a plain SYN");
+	CHECK(!listener_drop_rule(p, sizeof(p), 0, &tree61), "a plain SYN");
 }
 
 /*
@@ -578,7 +802,8 @@ static void test_unbound(void)
 {
 	uint8_t bad[sizeof(syn_rr)];
 	struct unbound_input in = { .bytes = bad, .len = sizeof(bad), .drops = 1,
-				    .drop_reason = "TCP_CSUM", .declared = "must-drop" };
+				    .drop_reason = "TCP_CSUM", .declared = "must-drop",
+				    .tree = &tree61 };
 	struct compare_result r;
 
 	/* syn_rr with a right IP header checksum and a TCP checksum that does not add up (its
@@ -608,6 +833,10 @@ static void test_unbound(void)
 	in.drop_reason = NULL;
 	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
 	CHECK_STR_CONTAINS(r.detail, "reported no drop");
+	in.saved = true; /* what it did instead, named */
+	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
+	CHECK_STR_CONTAINS(r.detail, "(declared must-drop); yet the kernel allocated a saved copy");
+	in.saved = false;
 	/* the checksum right: TCP_CSUM is not confirmed */
 	uint16_t c;
 
@@ -623,7 +852,8 @@ static void test_unbound(void)
 	memcpy(bad, syn_rr, sizeof(bad));
 	bad[32 + 12] = 0x40;
 	in = (struct unbound_input){ .bytes = bad, .len = 32 + 20, .parse_err = true, .drops = 1,
-				     .drop_reason = "PKT_TOO_SMALL", .declared = "must-drop" };
+				     .drop_reason = "PKT_TOO_SMALL", .declared = "must-drop",
+				     .tree = &tree61 };
 	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
 	in.drop_reason = "NOT_SPECIFIED";
 	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
@@ -641,13 +871,16 @@ static void test_unbound(void)
 	v6[56 + 12] = 0x50;
 	v6[56 + 13] = 0x02;
 	in = (struct unbound_input){ .bytes = v6, .len = sizeof(v6), .drops = 1,
-				     .drop_reason = "IP_INHDR" };
+				     .drop_reason = "IP_INHDR", .tree = &tree61 };
 	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
 	CHECK_STR_CONTAINS(r.detail, "ip6_parse_tlv");
 	memcpy(v6 + 40, (uint8_t[]){ 6, 1, 1, 4, 0, 0, 0, 0, 0x1e, 0, 1, 4, 0, 0, 0, 0 }, 16);
 	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
 	test_unbound_flag_rules();
 	test_unbound_address_rules();
+	test_unbound_ipopt_rules();
+	test_unbound_auth_rules();
+	test_unbound_rthdr_rule();
 }
 
 /* A 52-byte IPv4 SYN: IP ID @id, TCP timestamp TSval @tsval (NOP, NOP, TS). */

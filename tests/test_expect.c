@@ -7,11 +7,13 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "expect.h"
 #include "plan.h"
 #include "provides.h"
+#include "tree_facts.h"
 
 static const char reference[] =
 	"# a comment\n"
@@ -56,6 +58,53 @@ static void test_parse(void)
 		CHECK_EQ_INT(provides_parse(bad[i].text, &p, err, sizeof(err)), -1);
 		CHECK(!strcmp(err, bad[i].err), "'%s': got '%s', want '%s'", bad[i].text, err,
 		      bad[i].err);
+	}
+}
+
+/* The kernel tree's facts (compare/tree_facts.c): both, once each, or refused with the line. */
+static void test_tree_facts(void)
+{
+	struct tree_facts t;
+	char err[256];
+
+	CHECK_EQ_INT(tree_facts_parse("# built in /root/.cache/syntwin/kernel/6.12-3ae21cc46b52c452 "
+				      "(vm/lib.sh tree_facts)\nversion 6.12\ntcp_ao n\n", &t, err,
+				      sizeof(err)), 0);
+	CHECK(t.major == 6 && t.minor == 12 && !t.tcp_ao, "6.12 parsed");
+	CHECK(tree_at_least(&t, 6, 7) && tree_at_least(&t, 6, 12) && !tree_at_least(&t, 6, 13) &&
+	      !tree_at_least(&t, 7, 0), "6.12 ordered");
+	CHECK_EQ_INT(tree_facts_parse("tcp_ao y\nversion 6.1", &t, err, sizeof(err)), 0);
+	CHECK(t.minor == 1 && t.tcp_ao && !tree_at_least(&t, 6, 7), "6.1 before 6.7");
+
+	static const struct { const char *text, *err; } bad[] = {
+		{ "", "version is missing" },
+		{ "version 6.1\n", "tcp_ao is missing" },
+		{ "version 6\ntcp_ao n", "line 1: 'version 6' version wants MAJOR.MINOR" },
+		{ "version 6.1.5\ntcp_ao n", "line 1: 'version 6.1.5' version wants MAJOR.MINOR" },
+		{ "version -6.1\ntcp_ao n", "line 1: 'version -6.1' version wants MAJOR.MINOR" },
+		{ "version 6.1\nversion 6.12", "line 2: 'version 6.12' version is given twice" },
+		{ "version 6.1\ntcp_ao m", "line 2: 'tcp_ao m' tcp_ao wants y or n" },
+		{ "version 6.1 x", "line 1: 'version 6.1 x' wants a fact and one value" },
+		{ "kernel 6.1", "line 1: 'kernel 6.1' is not a fact (known: version, tcp_ao)" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		CHECK_EQ_INT(tree_facts_parse(bad[i].text, &t, err, sizeof(err)), -1);
+		CHECK(!strcmp(err, bad[i].err), "'%s': got '%s', want '%s'", bad[i].text, err,
+		      bad[i].err);
+	}
+	CHECK_EQ_INT(tree_facts_load("/nonexistent/tree", &t, err, sizeof(err)), -1);
+	CHECK(!strcmp(err, "/nonexistent/tree: cannot read it"), "load: %s", err);
+	{
+		char path[] = "/tmp/test_expect.XXXXXX", big[2000];
+		int fd = mkstemp(path);
+
+		memset(big, '#', sizeof(big));
+		CHECK(fd >= 0 && write(fd, big, sizeof(big)) == (ssize_t)sizeof(big), "%s", path);
+		close(fd);
+		CHECK_EQ_INT(tree_facts_load(path, &t, err, sizeof(err)), -1);
+		CHECK_STR_CONTAINS(err, ": longer than 1023 bytes");
+		unlink(path);
 	}
 }
 
@@ -230,6 +279,7 @@ static void test_expect(void)
 int main(void)
 {
 	test_parse();
+	test_tree_facts();
 	test_expect();
 	test_stock();
 	return check_report("expect");

@@ -5,6 +5,7 @@
  * connections (what `syntwin run` makes); the socket generator's options and the count of a
  * selection (gen/sock_gen.h); the crafted sequence (gen/walk.h).
  */
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -152,6 +153,15 @@ static void test_profile(void)
 	CHECK_EQ_INT(sh[2].flags, 0x02 | 0x01 | 0x08 | 0x20);
 	CHECK_EQ_INT(sh[2].bad, BAD_RULE);
 	CHECK(!strcmp(sh[2].drop_rule, "syn-fin"), "drop rule %s", sh[2].drop_rule);
+	/* since=: the rule holds from a kernel version on (walk_load_profiles() decides) */
+	CHECK_EQ_INT(profile_parse_line("x family=4 drop=auth-hdr since=6.7", "t", &sh[2], err,
+					sizeof(err)), 1);
+	CHECK(sh[2].since_major == 6 && sh[2].since_minor == 7 && sh[2].bad == BAD_RULE, "since");
+	CHECK_EQ_INT(profile_parse_line("x family=4 drop=auth-hdr since=6", "t", &sh[2], err,
+					sizeof(err)), -1);
+	CHECK_STR_CONTAINS(err, "since=6: want the kernel version");
+	CHECK_EQ_INT(profile_parse_line("x family=4 since=6.7", "t", &sh[2], err, sizeof(err)), -1);
+	CHECK_STR_CONTAINS(err, "since= needs drop=RULE");
 	CHECK_EQ_INT(profile_parse_line("x family=4 flags=SR drop=Syn_Rst", "t", &sh[2], err,
 					sizeof(err)), -1);
 	CHECK_STR_CONTAINS(err, "drop=Syn_Rst: want a rule name");
@@ -172,7 +182,12 @@ static void test_profile(void)
 					sizeof(err)), -1);
 	CHECK_STR_CONTAINS(err, "want an IPv4 or IPv6 address");
 	CHECK_EQ_INT(profile_parse_line("x family=4 flags=SX", "t", &sh[2], err, sizeof(err)), -1);
-	CHECK_STR_CONTAINS(err, "'X' is not E, C, U, P, F or R");
+	CHECK_STR_CONTAINS(err, "'X' is not E, C, U, P, F, R or A");
+	CHECK_EQ_INT(profile_parse_line("x family=4 flags=SA", "t", &sh[2], err, sizeof(err)), -1);
+	CHECK_STR_CONTAINS(err, "flags with A need drop=RULE");
+	CHECK_EQ_INT(profile_parse_line("x family=4 flags=SAR drop=syn-ack-to-listener", "t",
+					&sh[2], err, sizeof(err)), 1);
+	CHECK_EQ_INT(sh[2].flags, 0x02 | 0x10 | 0x04);
 	/* Numbers: decimal or 0x hex, never octal; no sign. */
 	CHECK_EQ_INT(profile_parse_line("x family=4 ttl=010 tos=0x1c", "t", &sh[2], err,
 					sizeof(err)), 1);
@@ -414,6 +429,37 @@ static void test_walk(void)
 	CHECK(!strcmp(got, "a@0- b@1 c@2- a@3 c@5 a@6- "), "shard 1/2: %s", got);
 }
 
+/* A shape whose drop rule holds from a version on: must-drop on a tree of that version or
+ * later, must-connect before it, refused without a tree. */
+static void test_walk_tree(void)
+{
+	static struct shape_set set;
+	static const struct tree_facts t61 = { 6, 1, false }, t612 = { 6, 12, false };
+	char dir[] = "/tmp/test_gen.XXXXXX", path[64];
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		CHECK(0, "mkdtemp");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/t.syn", dir);
+	f = fopen(path, "w");
+	fputs("a family=4\nb family=4 drop=auth-hdr since=6.7\nc family=4 drop=syn-fin\n", f);
+	fclose(f);
+	set.n = 0;
+	CHECK_EQ_INT(walk_load_profiles(dir, &t61, &set), 0);
+	CHECK(set.n == 3 && set.shapes[1].bad == BAD_NONE && !set.shapes[1].drop_rule[0] &&
+	      set.shapes[2].bad == BAD_RULE, "6.1: b must connect, c must drop");
+	set.n = 0;
+	CHECK_EQ_INT(walk_load_profiles(dir, &t612, &set), 0);
+	CHECK(set.shapes[1].bad == BAD_RULE && !strcmp(set.shapes[1].drop_rule, "auth-hdr"),
+	      "6.12: b must drop");
+	set.n = 0;
+	CHECK_EQ_INT(walk_load_profiles(dir, NULL, &set), -1);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	test_reproducible();
@@ -424,5 +470,6 @@ int main(int argc, char **argv)
 	test_craft(argc > 1 ? argv[1] : "gen/profiles");
 	test_sock_gen_opts();
 	test_walk();
+	test_walk_tree();
 	return check_report("test_gen");
 }

@@ -18,6 +18,9 @@
 
 #define MAXLEN 128
 
+/* The tree the drop rules are read from (compare/tree_facts.h). */
+static const struct tree_facts tree61 = { .major = 6, .minor = 1 };
+
 struct fixture {
 	uint8_t native[MAXLEN];
 	uint8_t copy_bytes[3][MAXLEN];
@@ -34,7 +37,8 @@ static void base(struct fixture *f)
 	f->copy[0] = (struct copy_view){ .data = f->copy_bytes[0], .len = sizeof(syn_full) };
 	f->ob = (struct observation){ .socket = true, .mode = 1, .native = f->native,
 				      .native_len = sizeof(syn_full), .copy = f->copy, .n = 1,
-				      .env = &run_env, .gen = "sockets", .knobs = "plain" };
+				      .env = &run_env, .tree = &tree61, .gen = "sockets",
+				      .knobs = "plain" };
 }
 
 /* The kernel's IPv4 option rewrite applied to the saved copy. */

@@ -68,8 +68,9 @@ int main(void)
 	char err[256];
 
 	CHECK_EQ_INT(parse(&o, err, (const char *[]){ BASE, "--smp", "2", "--mem", "256",
-				 "--timeout", "30", "--share", "/tmp", "--", "sh", "-c",
-				 "exit 7", NULL }), 0);
+				 "--timeout", "30", "--share", "/tmp", "--tree", "/k/tree", "--",
+				 "sh", "-c", "exit 7", NULL }), 0);
+	CHECK(o.tree && !strcmp(o.tree, "/k/tree"), "--tree kept");
 	CHECK_EQ_INT(o.smp, 2);
 	CHECK_EQ_INT(o.mem_mb, 256);
 	CHECK_EQ_INT(o.timeout_s, 30);
@@ -92,6 +93,7 @@ int main(void)
 		{ { BASE, "--timeout" }, "--timeout: missing value" },
 		{ { BASE, "--accel", "xen", "--", "true" }, "--accel: 'xen'" },
 		{ { BASE, "--share" }, "--share: missing value" },
+		{ { BASE, "--tree", "", "--", "true" }, "--tree: missing value" },
 		{ { BASE, "--bogus", "--", "true" }, "unknown option '--bogus'" },
 		{ { BASE, "--" }, "no guest command" },
 		{ { BASE }, "no guest command" },

@@ -182,4 +182,16 @@ provides_file() {
 	fi
 }
 
+# tree_facts KDIR: what the judge's drop rules need to know of the kernel tree built in KDIR
+# (compare/tree_facts.h), from that build's own record: its release and its .config.
+tree_facts() {
+	v=$(sed -n '1s/^\([0-9]\{1,3\}\.[0-9]\{1,3\}\)[.-].*/\1/p' "$1/release") &&
+		[ -n "$v" ] || return 1
+	[ -s "$1/config" ] || return 1
+	ao=n
+	! grep -qx 'CONFIG_TCP_AO=y' "$1/config" || ao=y
+	printf '# the kernel tree built in %s (vm/lib.sh tree_facts)\nversion %s\ntcp_ao %s\n' \
+		"$1" "$v" "$ao"
+}
+
 kernel_dir() { printf '%s/kernel/%s-%s\n' "$SYNTWIN_CACHE" "$1" "$2"; }

@@ -37,11 +37,14 @@ while [ $# -gt 0 ]; do
 done
 debug=${SYNTWIN_DEBUG:-0}
 [ "$debug" = 0 ] || debug=1
+kver=${SYNTWIN_KERNEL:-$(supported_kernels | head -n 1)}
 if [ $# -eq 0 ]; then
 	if [ "$debug" = 1 ]; then
 		set -- $(cd "$mdir/debug" && ls ./*.patch | sed 's|^\./||; s|\.patch$||')
 	else
-		set -- $(cd "$mdir" && ls ./*.patch | sed 's|^\./||; s|\.patch$||')
+		# every kernel's mutants, and those of this kernel's own code (mutants/VER/)
+		set -- $({ (cd "$mdir" && ls ./*.patch) && if [ -d "$mdir/$kver" ]; then
+			(cd "$mdir/$kver" && ls ./*.patch); fi; } | sed 's|^\./||; s|\.patch$||' | sort -u)
 	fi
 fi
 if [ -n "$shard" ]; then
@@ -54,7 +57,6 @@ if [ -n "$shard" ]; then
 	set -- $mine
 	[ -n "$list" ] || stage "mutants: shard $si/$sn:${mine:- no mutant, the reference alone}"
 fi
-kver=${SYNTWIN_KERNEL:-$(supported_kernels | head -n 1)}
 # A mutant is a NAME of kernel-series/mutants/NAME.patch (the same bug on every supported
 # kernel; kernel-series/mutants/VER/NAME.patch is kernel VER's copy where the code around it
 # moved; kernel-series/mutants/debug/NAME.patch one for debug kernels), or a path to a .patch

@@ -141,6 +141,28 @@ static int write_file(const char *dir, const char *name, const char *text)
 	return fclose(f);
 }
 
+/* Host file @from (at most 4 KiB: a facts file) as @name in @dir. */
+static int copy_file(const char *dir, const char *name, const char *from)
+{
+	char text[4096];
+	FILE *f = fopen(from, "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(text, 1, sizeof(text) - 1, f);
+	if (ferror(f) || !feof(f)) {
+		int err = ferror(f) ? EIO : EFBIG;
+
+		fclose(f);
+		errno = err;
+		return -1;
+	}
+	fclose(f);
+	text[n] = '\0';
+	return write_file(dir, name, text);
+}
+
 /* The command travels as a shell script in the ctl share: no kernel command line quoting. */
 static char *shell_script(char **argv)
 {
@@ -299,7 +321,7 @@ static int read_status(const char *ctl, int *status)
 
 static void remove_ctl(const char *ctl)
 {
-	static const char *const names[] = { "cmd", "status", "mounts" };
+	static const char *const names[] = { "cmd", "status", "mounts", "tree" };
 	char path[PATH_MAX];
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -448,6 +470,11 @@ int main(int argc, char **argv)
 		perror("syntwin-vm: writing the guest command");
 		remove_ctl(ctl);
 		return EXIT_GUEST_FAILED;
+	}
+	if (o.tree && copy_file(ctl, "tree", o.tree)) {
+		fprintf(stderr, "syntwin-vm: error: --tree %s: %s\n", o.tree, strerror(errno));
+		remove_ctl(ctl);
+		return EXIT_USAGE;
 	}
 	con->log = fopen(o.log, "w");
 	if (!con->log) {

@@ -10,14 +10,16 @@
 const char runner_usage[] =
 	"usage: syntwin-vm --kernel BZIMAGE --initrd CPIO [--accel kvm|tcg] [--smp N] [--mem MB]\n"
 	"                  [--timeout S] [--share DIR] [--src DIR] [--log FILE] [--append ARGS]\n"
-	"                  [--verbose] -- CMD [ARGS...]\n";
+	"                  [--tree FILE] [--verbose] -- CMD [ARGS...]\n"
+	"  --tree FILE  the kernel tree's facts (compare/tree_facts.h), given to the guest as\n"
+	"               /mnt/ctl/tree\n";
 
 int runner_parse(int argc, char **argv, struct runner_opts *o, char *err, size_t errlen)
 {
 	static const char *const str_flags[] = { "--qemu", "--kernel", "--initrd", "--accel",
-						 "--share", "--src", "--log", "--append" };
+						 "--share", "--src", "--log", "--append", "--tree" };
 	const char **str_dst[] = { &o->qemu, &o->kernel, &o->initrd, &o->accel,
-				   &o->share, &o->src, &o->log, &o->append };
+				   &o->share, &o->src, &o->log, &o->append, &o->tree };
 	int i;
 
 	memset(o, 0, sizeof(*o));

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A small text file read whole, for the declarations a run is given (provides, tree facts). */
+#ifndef SYNTWIN_TEXT_FILE_H
+#define SYNTWIN_TEXT_FILE_H
+
+#include <stddef.h>
+
+/*
+ * File @path into @buf (@cap bytes, NUL-terminated). Returns 0, or -1 with "PATH: why" in @err
+ * (cannot read it, not a text file, longer than @cap - 1 bytes).
+ */
+int text_file_read(const char *path, char *buf, size_t cap, char *err, size_t errlen);
+
+#endif
