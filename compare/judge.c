@@ -210,7 +210,7 @@ static int judge_socket(const struct observation *ob, struct compare_result *res
 		/* the API broke its contract: unexplained, whatever the bytes say */
 		if (!bad) {
 			snprintf(res->detail, sizeof(res->detail),
-				 "TCP_SAVED_SYN small-buffer contract: %s", ob->small_buffer);
+				 "TCP_SAVED_SYN read contract: %s", ob->small_buffer);
 			unexplained(res, V_DIFFER);
 		}
 		bad = 1;

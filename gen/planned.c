@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "mono_time.h"
+#include "native_read.h"
 #include "net_helpers.h"
 #include "planned.h"
 #include "rng.h"
@@ -299,7 +300,8 @@ static int dup_send_record(struct planned_gen *g)
 	socket_addr(g->fd, 1, m.server, &m.server_port);
 	snprintf(m.gen, sizeof(m.gen), "%s", plan_gen[PLAN_DUP_SYNACK]);
 	snprintf(m.knobs, sizeof(m.knobs), "plan/linux-ts synack");
-	m.native_len = read_saved_syn(g->fd, m.native, sizeof(m.native), &need);
+	m.native_len = read_native_guarded(g->fd, m.native, sizeof(m.native), &need, m.small,
+					   sizeof(m.small));
 	return tell_msg(&m);
 }
 

@@ -15,6 +15,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -393,6 +394,82 @@ static void t_read_once(const struct family *f, int mode)
 }
 
 /*
+ * 9. Two readers at once (two threads, one socket, released together): exactly one gets the
+ *    copy, the other 0 bytes -- the read and its free happen under the socket's lock
+ *    (tcp.c:4365-4386). A kernel that reads without it hands the copy to both, or frees it
+ *    twice. A race: many rounds, and a correct kernel never fails one.
+ */
+struct racer {
+	int fd;
+	pthread_barrier_t *go;
+	struct read_result r;
+};
+
+static void *race_read(void *arg)
+{
+	struct racer *x = arg;
+
+	pthread_barrier_wait(x->go);
+	x->r = saved_syn(x->fd, SYN_BUF);
+	return NULL;
+}
+
+/* One round on @c: 0 if exactly one reader got good headers and the other 0 bytes, else 1
+ * (with what went wrong in @what if it is the first). */
+static int race_round(const struct family *f, int mode, const struct conn *c, char *what,
+		      size_t whatsz)
+{
+	pthread_barrier_t go;
+	struct racer a = { .fd = c->afd, .go = &go }, b = { .fd = c->afd, .go = &go };
+	pthread_t ta, tb;
+	const struct read_result *got;
+	size_t tot;
+	const char *bad;
+
+	if (pthread_barrier_init(&go, NULL, 2) || pthread_create(&ta, NULL, race_read, &a) ||
+	    pthread_create(&tb, NULL, race_read, &b)) {
+		log_err("pthread");
+		exit(2);
+	}
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	pthread_barrier_destroy(&go);
+	if (a.r.rc || b.r.rc || !a.r.optlen == !b.r.optlen) {
+		if (!what[0])
+			snprintf(what, whatsz, "observed rc %d/%d optlen %u/%u, expected one read "
+				 "with the copy and one of 0 bytes", a.r.rc, b.r.rc, a.r.optlen,
+				 b.r.optlen);
+		return 1;
+	}
+	got = a.r.optlen ? &a.r : &b.r;
+	bad = check_layout(f, mode, got->buf, got->optlen, c, &tot);
+	if (bad && !what[0])
+		snprintf(what, whatsz, "observed %s in the read that got the copy", bad);
+	return bad != NULL;
+}
+
+static void t_concurrent_readers(const struct family *f, int mode)
+{
+	enum { ROUNDS = 200 };
+	int lfd = listener(f, mode, -1), failed = 0;
+	char what[256] = "";
+
+	for (int i = 0; i < ROUNDS; i++) {
+		struct conn c = connect_accept(f, lfd, NULL);
+
+		failed += race_round(f, mode, &c, what, sizeof(what));
+		conn_close(&c);
+	}
+	if (failed)
+		verdict(false, "concurrent-readers", f, mode, "%d of %d rounds: %s", failed, ROUNDS,
+			what);
+	else
+		verdict(true, "concurrent-readers", f, mode, "%d rounds, two readers each: one got "
+			"the copy, the other 0 bytes", ROUNDS);
+	close(lfd);
+}
+
+/*
  * 3. Buffer too small: -EINVAL with optlen set to the needed length, and the copy is kept
  *    (tcp.c:4367-4374, seed 004); a read with that length then returns it.
  */
@@ -624,6 +701,44 @@ static void mem_settle(struct saved_syn_mem *m, int64_t want, struct mem_counts 
 }
 
 /*
+ * 10. A socket disconnected (connect(AF_UNSPEC)) before its copy was read keeps no copy: the
+ *     read then returns 0 bytes, and the copy was freed by the disconnect, the socket still
+ *     open (tcp_disconnect(), tcp.c:3213). A kernel that kept it would hand the old SYN to the
+ *     socket once it connects again. Counted exactly by the memory follower.
+ */
+static void t_disconnect_frees(struct saved_syn_mem *m, int lfd[2][2], int64_t base)
+{
+	enum { N = 100 };
+	struct sockaddr unspec = { .sa_family = AF_UNSPEC };
+	struct conn c[N];
+	struct mem_counts a, b;
+	int kept = 0;
+
+	mem_settle(m, base, &a);
+	for (int i = 0; i < N; i++)
+		c[i] = connect_accept(&families[i % 2], lfd[i % 2][(i / 2) % 2], NULL);
+	for (int i = 0; i < N; i++) {
+		struct read_result r;
+
+		if (connect(c[i].afd, &unspec, sizeof(unspec)) < 0) {
+			log_err("connect(AF_UNSPEC)");
+			exit(2);
+		}
+		r = saved_syn(c[i].afd, SYN_BUF);
+		kept += r.rc != 0 || r.optlen != 0;
+	}
+	saved_syn_mem_read(m, &b);
+	verdict(!kept && b.allocs - a.allocs == N && b.frees - a.frees == N && b.live == a.live,
+		"disconnect-frees", &families[0], 0,
+		"%d accepted sockets disconnected unread (both families and modes), still open: "
+		"%d read a copy after, %llu copies allocated, %llu freed, %lld live; expected 0, "
+		"%d, %d, 0", N, kept, (unsigned long long)(b.allocs - a.allocs),
+		(unsigned long long)(b.frees - a.frees), (long long)(b.live - a.live), N, N);
+	for (int i = 0; i < N; i++)
+		conn_close(&c[i]);
+}
+
+/*
  * 8. Closing an accepted socket without reading frees the copy (tcp_ipv4.c:2306,
  *    tcp_v4_destroy_sock(), used by IPv6 too). Counted exactly by the saved-SYN memory
  *    follower (bpf/saved_syn_mem.bpf.c: every kmalloc from a saved-SYN function, followed to
@@ -665,6 +780,7 @@ static void t_no_leak(void)
 		conn_close(&hold[i]);
 	free(hold);
 
+	t_disconnect_frees(m, lfd, c0.live);
 	mem_settle(m, c0.live, &c1);
 	for (unsigned int i = 0; i < leak_connections; i++) {
 		struct conn c = connect_accept(&families[i % 2], lfd[i % 2][(i / 2) % 2], NULL);
@@ -730,6 +846,7 @@ int main(int argc, char **argv)
 		for (int mode = 1; mode <= 2; mode++) {
 			t_save_before_after_listen(f, mode);
 			t_read_once(f, mode);
+			t_concurrent_readers(f, mode);
 			t_small_buffer(f, mode);
 			t_headers_only(f, mode);
 			t_syncookie(f, mode);

@@ -326,7 +326,7 @@ static const struct judge_case cases[] = {
 	{ "gave up, never captured", no_capture, not_a_socket, V_BPF_MISSING, R_NONE,
 	  "no SYN-ACK came" },
 	{ "small-buffer contract broken", base, small_broken, V_DIFFER, R_NONE,
-	  "small-buffer contract: returned 0" },
+	  "read contract: returned 0" },
 	{ "small-buffer contract kept", base, small_ok, V_IDENTICAL, R_NONE, NULL },
 	{ "must-drop SYN a socket took", base, must_drop_taken, V_DIFFER, R_NONE,
 	  "accepted a SYN it must drop (plain)" },
