@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -390,6 +391,44 @@ static void t_read_once(const struct family *f, int mode)
 				r2.rc, r2.optlen);
 	}
 	conn_close(&c);
+	close(lfd);
+}
+
+/* The client of @c resets its connection (SO_LINGER 0, close); the server's socket has seen
+ * the RST once a read on it fails with ECONNRESET (at most 2 s). Exits on a setup error. */
+static void reset_by_client(struct conn *c)
+{
+	struct linger lin = { .l_onoff = 1, .l_linger = 0 };
+	struct pollfd p = { .fd = c->afd, .events = POLLIN };
+	char byte;
+
+	setsockopt(c->cfd, SOL_SOCKET, SO_LINGER, &lin, sizeof(lin));
+	close(c->cfd);
+	c->cfd = -1;
+	if (poll(&p, 1, 2000) != 1 || recv(c->afd, &byte, 1, MSG_DONTWAIT) >= 0 ||
+	    errno != ECONNRESET) {
+		log_err("the server's socket never saw the client's reset");
+		exit(2);
+	}
+}
+
+/*
+ * 11. A connection reset by its peer after accept keeps its copy until it is read or closed
+ *     (tcp_reset() and tcp_done() leave it: only a read, a disconnect or the socket's
+ *     destruction free it): the read after the reset returns the exact headers.
+ */
+static void t_reset_keeps_copy(const struct family *f, int mode)
+{
+	int lfd = listener(f, mode, -1);
+	struct conn c = connect_accept(f, lfd, NULL);
+	size_t len, tot;
+	char what[256];
+	bool ok;
+
+	reset_by_client(&c);
+	ok = read_good_syn(f, mode, &c, what, sizeof(what), &len, &tot, NULL);
+	verdict(ok, "reset-keeps-copy", f, mode, "after the peer's reset: %s", what);
+	close(c.afd);
 	close(lfd);
 }
 
@@ -847,6 +886,7 @@ int main(int argc, char **argv)
 			t_save_before_after_listen(f, mode);
 			t_read_once(f, mode);
 			t_concurrent_readers(f, mode);
+			t_reset_keeps_copy(f, mode);
 			t_small_buffer(f, mode);
 			t_headers_only(f, mode);
 			t_syncookie(f, mode);
