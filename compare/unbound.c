@@ -226,21 +226,26 @@ static const char *const server4[] = { TOPO_SERVER4, TOPO_TUN_SELF4, TOPO_TAP_SE
 				       TOPO_VLAN_SERVER4, TOPO_QINQ_SERVER4 };
 
 /* Is @a one of the server's IPv4 addresses; with @bcast, the broadcast address of one's
- * subnet (its prefix with every host bit set) instead? */
+ * subnet (its prefix with every host bit set) instead? The addresses are parsed once: this is
+ * asked of every passive record (judge_socket() holds each connection to the rules). */
 static bool server_v4(const uint8_t *a, bool bcast)
 {
-	uint32_t want, host = (1u << (32 - TOPO_PREFIX4)) - 1, v = (uint32_t)a[0] << 24 |
-		 a[1] << 16 | a[2] << 8 | a[3];
+	static uint32_t addr[sizeof(server4) / sizeof(server4[0])];
+	static size_t n;
+	static bool parsed;
+	const uint32_t host = (1u << (32 - TOPO_PREFIX4)) - 1;
+	uint32_t v = (uint32_t)a[0] << 24 | a[1] << 16 | a[2] << 8 | a[3];
 
-	for (size_t i = 0; i < sizeof(server4) / sizeof(server4[0]); i++) {
+	for (size_t i = 0; !parsed && i < sizeof(server4) / sizeof(server4[0]); i++) {
 		uint8_t b[4];
 
-		if (inet_pton(AF_INET, server4[i], b) != 1)
-			continue;
-		want = (uint32_t)b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3];
-		if (v == (bcast ? want | host : want))
-			return true;
+		if (inet_pton(AF_INET, server4[i], b) == 1)
+			addr[n++] = (uint32_t)b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3];
 	}
+	parsed = true;
+	for (size_t i = 0; i < n; i++)
+		if (v == (bcast ? addr[i] | host : addr[i]))
+			return true;
 	return false;
 }
 
@@ -280,10 +285,11 @@ static int v4_address_rule(const uint8_t *ip, bool server)
 	if (!server)
 		return -1;
 	/* the fib: broadcast, local (the source validated: none of ours), or no route */
-	if (server_v4(d, true) || server_v4(d, false))
-		return server_v4(s, false) ? RULE_V4_SRC_OWN :
-		       server_v4(d, true)  ? RULE_V4_BCAST : -1;
-	return RULE_V4_DST_NOT_LOCAL;
+	bool bcast = server_v4(d, true);
+
+	if (!bcast && !server_v4(d, false))
+		return RULE_V4_DST_NOT_LOCAL;
+	return server_v4(s, false) ? RULE_V4_SRC_OWN : bcast ? RULE_V4_BCAST : -1;
 }
 
 /* The rule the addresses of IPv6 header @ip break (ip6_rcv_core(), the route's input,
