@@ -26,12 +26,17 @@
 #include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <bpf/bpf.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "copy_readers.h"
+#include "copy_readers.skel.h"
+#include "fail_copy_alloc.skel.h"
 #include "net_helpers.h"
 #include "netstat.h"
 #include "parse_num.h"
+#include "provides.h"
 #include "saved_syn_mem.h"
 #include "slabinfo.h"
 #include "topology.h"
@@ -53,6 +58,9 @@ static int ns_client = -1, ns_server = -1;
 static uint8_t mac_client[6], mac_server[6];
 static int failures, passes;
 static unsigned int leak_connections = 10000;
+static bool fault_injection;		/* --fault-injection: save-fails runs (and must) */
+static struct provides declared;	/* --provides FILE: what the series declares */
+static bool have_provides;
 
 /* --- plumbing ---------------------------------------------------------------------------- */
 
@@ -235,6 +243,28 @@ static struct read_result saved_syn(int fd, socklen_t cap)
  * The expected length comes from the packet's own header fields. Returns NULL if it is, else a
  * description of the first thing wrong. *@ip_total gets the IP datagram length the header claims.
  */
+/*
+ * The network header's length at @ip (@n bytes): IPv4's IHL, or IPv6's 40 bytes and every
+ * hop-by-hop, routing and destination-options header after it, (hdr_ext_len + 1) * 8 bytes
+ * each. *@next: the protocol after it.
+ */
+static size_t network_len(const struct family *f, const uint8_t *ip, size_t n, uint8_t *next)
+{
+	size_t net;
+
+	if (f->af == AF_INET) {
+		*next = ip[9];
+		return (ip[0] & 0x0f) * 4u;
+	}
+	*next = ip[6];
+	net = 40;
+	while ((*next == 0 || *next == 43 || *next == 60) && net + 2 <= n) {
+		*next = ip[net];
+		net += (ip[net + 1] + 1u) * 8u;
+	}
+	return net;
+}
+
 static const char *check_layout(const struct family *f, int mode, const uint8_t *p, size_t n,
 				const struct conn *c, size_t *ip_total)
 {
@@ -251,8 +281,7 @@ static const char *check_layout(const struct family *f, int mode, const uint8_t 
 				 ip[0] >> 4, mac);
 			return why;
 		}
-		net = (ip[0] & 0x0f) * 4u;
-		next = ip[9];
+		net = network_len(f, ip, n - mac, &next);
 		*ip_total = (size_t)ip[2] << 8 | ip[3];
 	} else {
 		if (ip[0] >> 4 != 6) {
@@ -260,14 +289,8 @@ static const char *check_layout(const struct family *f, int mode, const uint8_t 
 				 ip[0] >> 4, mac);
 			return why;
 		}
-		next = ip[6];
-		net = 40;
+		net = network_len(f, ip, n - mac, &next);
 		*ip_total = 40 + ((size_t)ip[4] << 8 | ip[5]);
-		/* hop-by-hop, routing, destination options: (hdr_ext_len + 1) * 8 bytes each */
-		while ((next == 0 || next == 43 || next == 60) && mac + net + 2 <= n) {
-			next = ip[net];
-			net += (ip[net + 1] + 1u) * 8u;
-		}
 	}
 	if (next != IPPROTO_TCP) {
 		snprintf(why, sizeof(why), "next protocol %u after %zu network bytes, want 6", next,
@@ -785,19 +808,14 @@ static void t_disconnect_frees(struct saved_syn_mem *m, int lfd[2][2], int64_t b
  *    connections closed unread (both families, both modes) exactly N more were allocated and
  *    freed, and none is left.
  */
-static void t_no_leak(void)
+static void t_no_leak(struct saved_syn_mem *m)
 {
 	const unsigned int held = 1000;
 	const struct family *f = &families[0];
-	struct saved_syn_mem *m = saved_syn_mem_open();
 	struct mem_counts c0, c1, c2;
 	struct conn *hold;
 	int lfd[2][2];
 
-	if (!m) {
-		verdict(0, "memory-follower-loads", f, 0, "the kmalloc/kfree follower did not load");
-		return;
-	}
 	for (int fi = 0; fi < 2; fi++)
 		for (int md = 0; md < 2; md++)
 			lfd[fi][md] = listener(&families[fi], md + 1, -1);
@@ -810,11 +828,11 @@ static void t_no_leak(void)
 		hold[i] = connect_accept(f, lfd[0][0], NULL);
 	saved_syn_mem_read(m, &c1);
 	verdict(c1.allocs - c0.allocs == held && c1.live - c0.live == (int64_t)held &&
-		!c1.untracked, "held-copies-counted", f, 1,
+		c1.untracked == c0.untracked, "held-copies-counted", f, 1,
 		"%u unread connections held: %llu copies allocated, %lld live, %llu untracked "
 		"(from %s); expected exactly %u and %u", held,
 		(unsigned long long)(c1.allocs - c0.allocs), (long long)(c1.live - c0.live),
-		(unsigned long long)c1.untracked, saved_syn_mem_sites(m), held, held);
+		(unsigned long long)(c1.untracked - c0.untracked), saved_syn_mem_sites(m), held, held);
 	for (unsigned int i = 0; i < held; i++)
 		conn_close(&hold[i]);
 	free(hold);
@@ -828,27 +846,396 @@ static void t_no_leak(void)
 	}
 	mem_settle(m, c0.live, &c2);
 	verdict(c2.allocs - c1.allocs == leak_connections &&
-		c2.frees - c1.frees == leak_connections && c2.live == c0.live && !c2.untracked,
+		c2.frees - c1.frees == leak_connections && c2.live == c0.live && c2.untracked == c0.untracked,
 		"closed-unread-no-leak", f, 0,
 		"%u connections closed unread (both families, both modes): %llu copies allocated, "
 		"%llu freed, %lld left; expected exactly %u, %u, 0", leak_connections,
 		(unsigned long long)(c2.allocs - c1.allocs), (unsigned long long)(c2.frees - c1.frees),
 		(long long)(c2.live - c0.live), leak_connections, leak_connections);
-	saved_syn_mem_close(m);
 	for (int fi = 0; fi < 2; fi++)
 		for (int m = 0; m < 2; m++)
 			close(lfd[fi][m]);
 }
 
+/* A listener in the reuseport group of @port (0: a new port), TCP_SAVE_SYN @mode, and
+ * TCP_DEFER_ACCEPT @defer seconds: a handshake's bare ACK leaves its request waiting for data
+ * (for 1 s: until its first SYN-ACK timer, which retransmits the SYN-ACK). */
+static int reuseport_listener(const struct family *f, int mode, uint16_t port, int defer)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = make_sockaddr(f->af, f->server, port, &ss);
+	int one = 1, fd;
+
+	in_ns(ns_server);
+	fd = socket(f->af, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)) ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_SAVE_SYN, &mode, sizeof(mode)) ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &defer, sizeof(defer)) ||
+	    bind(fd, (struct sockaddr *)&ss, len) || listen(fd, 16)) {
+		log_err("reuseport listener on port %u", port);
+		exit(2);
+	}
+	return fd;
+}
+
+/* A client connected to @port (its handshake done, nothing sent yet). */
+static struct conn client_connect(const struct family *f, uint16_t port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = make_sockaddr(f->af, f->server, port, &ss);
+	struct conn c = { .afd = -1, .sport = port };
+
+	in_ns(ns_client);
+	c.cfd = socket(f->af, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (c.cfd < 0 || connect(c.cfd, (struct sockaddr *)&ss, len) < 0) {
+		log_err("connect %s port %u", f->server, port);
+		exit(2);
+	}
+	c.cport = socket_port(c.cfd);
+	return c;
+}
+
+static void send_byte(const struct conn *c)
+{
+	if (send(c->cfd, "x", 1, 0) != 1) {
+		log_err("send");
+		exit(2);
+	}
+}
+
+/* Waits up to @ms for listener @lfd to have a connection to accept. */
+static bool acceptable(int lfd, int ms)
+{
+	struct pollfd p = { .fd = lfd, .events = POLLIN };
+
+	return poll(&p, 1, ms) == 1;
+}
+
+/*
+ * 12. A request or child moved to another listener of its reuseport group when its own
+ *     listener closes (net.ipv4.tcp_migrate_req 1) keeps its copy, moved exactly once: on every
+ *     road that moves one (inet_connection_sock.c): a child in the accept queue
+ *     (inet_csk_listen_stop(), the request cloned), a request whose data arrives after the close
+ *     (inet_csk_complete_hashdance(), cloned at the ACK), and a request whose SYN-ACK timer fires
+ *     after it (reqsk_timer_handler(), cloned by the timer). Each is accepted on the other
+ *     listener with the exact headers of its own SYN; the memory follower sees one copy per
+ *     SYN, each freed once. A kernel that leaves the copy with the old request frees it under
+ *     the new one (a copy freed twice), one that clones without it loses it (0 bytes).
+ */
+enum { MIG_QUEUE, MIG_AT_ACK, MIG_TIMER, MIG_ROADS };
+static const char *const mig_road[MIG_ROADS] = {
+	"migrate-accept-queue", "migrate-at-ack", "migrate-on-timer",
+};
+
+static void t_migrate(struct saved_syn_mem *m, const struct family *f, int mode)
+{
+	int a = reuseport_listener(f, mode, 0, 30), b;
+	struct conn c[MIG_ROADS];
+	struct mem_counts m0, m1;
+	char what[256];
+
+	if (m)
+		saved_syn_mem_read(m, &m0);
+	c[MIG_QUEUE] = client_connect(f, socket_port(a));
+	send_byte(&c[MIG_QUEUE]);
+	if (!acceptable(a, 2000)) {
+		log_err("the first client's child never reached the accept queue");
+		exit(2);
+	}
+	c[MIG_AT_ACK] = client_connect(f, socket_port(a));
+	c[MIG_TIMER] = client_connect(f, socket_port(a));
+	b = reuseport_listener(f, mode, socket_port(a), 30);
+	close(a);		/* the child moves to b now; the requests stay, their listener closed */
+	send_byte(&c[MIG_AT_ACK]);	/* moved when its data arrives */
+	usleep(1500 * 1000);	/* moved by its SYN-ACK timer (1 s) */
+	send_byte(&c[MIG_TIMER]);
+	for (int n = 0; n < MIG_ROADS; n++) {
+		struct sockaddr_storage peer;
+		socklen_t plen = sizeof(peer);
+		int fd = acceptable(b, 3000) ? accept4(b, (struct sockaddr *)&peer, &plen, SOCK_CLOEXEC) : -1;
+		uint16_t port;
+		char addr[64];
+
+		if (fd < 0)
+			break;
+		socket_addr(fd, 1, addr, &port);
+		for (int r = 0; r < MIG_ROADS; r++)
+			if (c[r].cport == port)
+				c[r].afd = fd;
+	}
+	for (int r = 0; r < MIG_ROADS; r++) {
+		size_t len, tot;
+		bool ok = c[r].afd >= 0 &&
+			  read_good_syn(f, mode, &c[r], what, sizeof(what), &len, &tot, NULL);
+
+		verdict(ok, mig_road[r], f, mode, "%s",
+			c[r].afd >= 0 ? what : "never accepted on the group's other listener");
+		if (c[r].afd < 0)
+			c[r].afd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		conn_close(&c[r]);
+	}
+	close(b);
+	if (!m)
+		return;
+	mem_settle(m, m0.live, &m1);
+	verdict(m1.allocs - m0.allocs == MIG_ROADS && m1.frees - m0.frees == MIG_ROADS &&
+		m1.live == m0.live && m1.double_frees == m0.double_frees, "migrate-frees-once", f,
+		mode, "%d SYNs, their copies moved and read: %llu allocated, %llu freed, %lld live, "
+		"%llu freed twice; expected %d, %d, 0, 0", MIG_ROADS,
+		(unsigned long long)(m1.allocs - m0.allocs), (unsigned long long)(m1.frees - m0.frees),
+		(long long)(m1.live - m0.live), (unsigned long long)(m1.double_frees - m0.double_frees),
+		MIG_ROADS, MIG_ROADS);
+}
+
+/*
+ * 13. A copy whose allocation fails (--fault-injection: bpf/fail_copy_alloc.bpf.c fails the
+ *     first kmalloc inside tcp_conn_request(), once) costs the copy, never the connection:
+ *     the connection is accepted, the read returns 0 bytes (no copy, never a stale or partial
+ *     one), and where the series declares them (--provides) TCPSynSaveFail moved by exactly one
+ *     and TCPSynSaved not at all. Exactly one failure injected: the injector's own count.
+ */
+static void t_save_fails(struct fail_copy_alloc_bpf *fi, const struct family *f, int mode)
+{
+	int lfd = listener(f, mode, -1);
+	long long fail0 = tcpext("TCPSynSaveFail"), saved0 = tcpext("TCPSynSaved"), fail1, saved1;
+	bool counted = true;
+	struct read_result r;
+	struct conn c;
+	char cnt[160] = "counters not checked: no declaration given (--provides)";
+
+	fi->bss->injected = 0;
+	fi->bss->armed = 1;
+	c = connect_accept(f, lfd, NULL);
+	fi->bss->armed = 0;
+	r = saved_syn(c.afd, SYN_BUF);
+	if (have_provides) {
+		fail1 = tcpext("TCPSynSaveFail");
+		saved1 = tcpext("TCPSynSaved");
+		counted = (!provides_counter(&declared, "TCPSynSaveFail") || fail1 - fail0 == 1) &&
+			  (!provides_counter(&declared, "TCPSynSaved") || saved1 == saved0);
+		snprintf(cnt, sizeof(cnt), "TCPSynSaveFail +%lld, TCPSynSaved +%lld (declared: %s, %s)",
+			 fail1 - fail0, saved1 - saved0,
+			 provides_counter(&declared, "TCPSynSaveFail") ? "+1" : "not checked",
+			 provides_counter(&declared, "TCPSynSaved") ? "+0" : "not checked");
+	}
+	verdict(fi->bss->injected == 1 && r.rc == 0 && r.optlen == 0 && counted, "save-fails", f,
+		mode, "%u allocation failure(s) injected, then the read: rc %d, %u bytes; %s; "
+		"expected 1 injected, rc 0, 0 bytes", fi->bss->injected, r.rc, r.optlen, cnt);
+	conn_close(&c);
+	close(lfd);
+}
+
+/* The fault injector, attached (NULL, with a FAIL, when this kernel cannot take it). */
+static struct fail_copy_alloc_bpf *fault_injector(void)
+{
+	struct fail_copy_alloc_bpf *fi = fail_copy_alloc_bpf__open_and_load();
+
+	if (fi && fail_copy_alloc_bpf__attach(fi) == 0)
+		return fi;
+	verdict(0, "fault-injector-attaches", &families[0], 0,
+		"fmod_ret on should_failslab() did not load or attach (%s): --fault-injection needs "
+		"a kernel with its error-injection list (the coverage kernel)", strerror(errno));
+	fail_copy_alloc_bpf__destroy(fi);
+	return NULL;
+}
+
+/*
+ * 15. TCP_SAVE_SYN changed on the listener while a request waits (TCP_DEFER_ACCEPT holds it
+ *     until its data): the copy is the one recorded at the SYN, in the mode the listener had
+ *     then (tcp_reqsk_record_syn(), tcp_input.c); nothing is recorded when the child is made.
+ *     Mode 2 then 0 keeps the MAC header, 1 then 2 has none, 0 then 1 has no copy at all.
+ */
+static void t_mode_changed(const struct family *f)
+{
+	static const int change[][2] = { { 2, 0 }, { 1, 2 }, { 0, 1 } };
+
+	for (size_t i = 0; i < sizeof(change) / sizeof(*change); i++) {
+		int from = change[i][0], to = change[i][1];
+		int lfd = reuseport_listener(f, from, 0, 30);
+		struct conn c = client_connect(f, socket_port(lfd));
+		size_t len = 0, tot;
+		char what[256];
+		bool ok;
+
+		if (setsockopt(lfd, IPPROTO_TCP, TCP_SAVE_SYN, &to, sizeof(to)) < 0) {
+			log_err("setsockopt(TCP_SAVE_SYN=%d) with a request queued", to);
+			exit(2);
+		}
+		send_byte(&c);
+		c.afd = acceptable(lfd, 3000) ? accept4(lfd, NULL, NULL, SOCK_CLOEXEC) : -1;
+		if (c.afd < 0) {
+			log_err("mode-changed: the connection was never accepted");
+			exit(2);
+		}
+		if (from) {
+			ok = read_good_syn(f, from, &c, what, sizeof(what), &len, &tot, NULL);
+		} else {
+			struct read_result r = saved_syn(c.afd, SYN_BUF);
+
+			ok = r.rc == 0 && r.optlen == 0;
+			snprintf(what, sizeof(what), "rc %d, %u bytes; expected no copy", r.rc, r.optlen);
+		}
+		verdict(ok, "mode-changed-while-queued", f, 0, "mode %d at the SYN, %d before the ACK: %s",
+			from, to, what);
+		conn_close(&c);
+		close(lfd);
+	}
+}
+
+/* Does region @r hold exactly the @n bytes at @want? */
+static bool region_is(const struct read_region *r, const uint8_t *want, size_t n)
+{
+	return r->len == (int32_t)n && n <= READ_MAX && !memcmp(r->b, want, n);
+}
+
+/* The 4 bytes of the MSS option among the TCP options of header @tcp (@n bytes), or NULL. */
+static const uint8_t *mss_option(const uint8_t *tcp, size_t n)
+{
+	for (size_t i = 20; i + 1 < n && tcp[i] != 0;) {
+		if (tcp[i] == 1) {
+			i++;
+			continue;
+		}
+		if (tcp[i] == 2 && tcp[i + 1] == 4 && i + 4 <= n)
+			return tcp + i;
+		if (tcp[i + 1] < 2)
+			return NULL;
+		i += tcp[i + 1];
+	}
+	return NULL;
+}
+
+/*
+ * What each reader at place @p must have returned, given the copy @u (@n bytes, mode @mode,
+ * network header @net bytes) the application read: NULL if all of it, else the first wrong
+ * one. @live: the place read the SYN itself (its MAC header is there in either mode);
+ * @whole: TCP_SAVED_SYN was read too; @mss: bpf_load_hdr_opt was.
+ */
+static const char *place_wrong(const struct read_place *p, const uint8_t *u, size_t n, int mode,
+			       size_t net, bool live, bool whole, bool mss)
+{
+	size_t mac = mode == 2 ? MAC_LEN : 0;
+	const uint8_t *want_mss = mss_option(u + mac + net, n - mac - net);
+
+	if (!region_is(&p->tcp, u + mac + net, n - mac - net))
+		return "TCP_BPF_SYN is not the copy's TCP header";
+	if (!region_is(&p->ip, u + mac, n - mac))
+		return "TCP_BPF_SYN_IP is not the copy's network and TCP headers";
+	if (mode == 2 && !region_is(&p->mac, u, n))
+		return "TCP_BPF_SYN_MAC is not the whole copy";
+	if (mode == 1 && !live && p->mac.len != -ENOENT)
+		return "TCP_BPF_SYN_MAC returned something for a copy without a MAC header";
+	if (mode == 1 && live && !(p->mac.len == (int32_t)(MAC_LEN + n) &&
+				   !memcmp(p->mac.b, mac_server, 6) &&
+				   !memcmp(p->mac.b + 6, mac_client, 6) &&
+				   !memcmp(p->mac.b + MAC_LEN, u, n)))
+		return "TCP_BPF_SYN_MAC is not the SYN's MAC header and the copy";
+	if (whole && !region_is(&p->saved, u, n))
+		return "bpf_getsockopt(TCP_SAVED_SYN) is not the copy";
+	if (mss && !(want_mss && p->mss_rc == 4 && !memcmp(p->mss, want_mss, 4)))
+		return "bpf_load_hdr_opt(TCP_SYN) did not find the copy's MSS option";
+	return NULL;
+}
+
+/* Place @map holds for @port, or a zeroed one (hits 0) if none. */
+static struct read_place place_of(const struct bpf_map *map, uint16_t port)
+{
+	struct read_place p = { 0 };
+
+	if (bpf_map_lookup_elem(bpf_map__fd(map), &port, &p) < 0)
+		memset(&p, 0, sizeof(p));
+	return p;
+}
+
+/* The application's read of @c's copy and the length of its network header, or false. */
+static bool user_copy(const struct family *f, int mode, const struct conn *c, uint8_t *u,
+		      size_t *n, size_t *net, char *what, size_t whatsz)
+{
+	size_t tot, mac = mode == 2 ? MAC_LEN : 0;
+	uint8_t next;
+
+	if (!read_good_syn(f, mode, c, what, whatsz, n, &tot, u))
+		return false;
+	*net = network_len(f, u + mac, *n - mac, &next);	/* read_good_syn checked it */
+	return true;
+}
+
+/*
+ * 14. The kernel's in-kernel readers of the copy (bpf/copy_readers.bpf.c, through
+ *     bpf_sock_ops_get_syn(), net/core/filter.c) hand out exactly what the application reads:
+ *     at the first SYN-ACK (the live SYN), at a retransmitted one (the request's copy) and at
+ *     the child's ESTABLISHED callback (the child's copy, and TCP_SAVED_SYN whole), each region
+ *     (TCP, network + TCP, MAC + network + TCP) and the SYN's MSS option. A copy whose bytes
+ *     are right but whose header lengths are wrong shows here and nowhere else.
+ */
+static void t_bpf_readers(struct copy_readers_bpf *rd, const struct family *f, int mode)
+{
+	static const char *const name[] = { "bpf-readers-synack", "bpf-readers-retransmit",
+					    "bpf-readers-established" };
+	int lfd = reuseport_listener(f, mode, 0, 1);	/* the request waits out one timer */
+	struct conn c = client_connect(f, socket_port(lfd));
+	struct read_place at[3];
+	uint8_t u[SYN_BUF];
+	size_t n, net;
+	char what[256];
+	bool have;
+
+	usleep(1500 * 1000);	/* the SYN-ACK timer (1 s) retransmits from the request */
+	send_byte(&c);
+	c.afd = acceptable(lfd, 3000) ? accept4(lfd, NULL, NULL, SOCK_CLOEXEC) : -1;
+	if (c.afd < 0) {
+		log_err("bpf-readers: the connection was never accepted");
+		exit(2);
+	}
+	at[0] = place_of(rd->maps.at_synack, c.cport);
+	at[1] = place_of(rd->maps.at_retransmit, c.cport);
+	at[2] = place_of(rd->maps.at_established, c.cport);
+	have = user_copy(f, mode, &c, u, &n, &net, what, sizeof(what));
+	for (int i = 0; i < 3; i++) {
+		const char *bad = !have ? what : !at[i].hits ? "the place was never reached" :
+			place_wrong(&at[i], u, n, mode, net, i == 0, i == 2, i < 2);
+
+		verdict(!bad, name[i], f, mode, "%s (read %u time(s), %zu-byte copy)",
+			bad ? bad : "every region equals the copy", at[i].hits, n);
+	}
+	conn_close(&c);
+	close(lfd);
+}
+
+/* The readers, attached to the root cgroup (NULL, with a FAIL, if they cannot be). */
+static struct copy_readers_bpf *copy_readers(void)
+{
+	struct copy_readers_bpf *rd = copy_readers_bpf__open_and_load();
+	int cg = open("/sys/fs/cgroup", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (rd && cg >= 0) {
+		rd->links.copy_readers = bpf_program__attach_cgroup(rd->progs.copy_readers, cg);
+		if (rd->links.copy_readers) {
+			close(cg);
+			return rd;
+		}
+	}
+	verdict(0, "bpf-readers-attach", &families[0], 0,
+		"the sockops readers did not load or attach to /sys/fs/cgroup (%s)", strerror(errno));
+	if (cg >= 0)
+		close(cg);
+	copy_readers_bpf__destroy(rd);
+	return NULL;
+}
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: syntwin-conformance [--leak-connections N]\n");
+	fprintf(stderr, "usage: syntwin-conformance [--leak-connections N] [--fault-injection] "
+		"[--provides FILE]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	char old_cli[32], old_srv[32];
+	char old_cli[32], old_srv[32], old_mig[32];
+	struct fail_copy_alloc_bpf *inj = NULL;
+	struct copy_readers_bpf *rd;
+	struct saved_syn_mem *mem;
 	char err[128];
 	uint64_t v;
 
@@ -860,6 +1247,14 @@ int main(int argc, char **argv)
 				exit(2);
 			}
 			leak_connections = (unsigned int)v;
+		} else if (!strcmp(argv[i], "--fault-injection")) {
+			fault_injection = true;
+		} else if (!strcmp(argv[i], "--provides") && i + 1 < argc) {
+			if (provides_load(argv[++i], &declared, err, sizeof(err)) < 0) {
+				fprintf(stderr, "syntwin-conformance: %s\n", err);
+				exit(2);
+			}
+			have_provides = true;
 		} else {
 			usage();
 		}
@@ -878,6 +1273,12 @@ int main(int argc, char **argv)
 	/* TFO: the client sends data without a cookie; the server takes it without one */
 	sysctl_set(ns_client, "net/ipv4/tcp_fastopen", "5", old_cli, sizeof(old_cli));
 	sysctl_set(ns_server, "net/ipv4/tcp_fastopen", "514", old_srv, sizeof(old_srv));
+	/* a closing listener's requests and children move to its reuseport group's other one */
+	sysctl_set(ns_server, "net/ipv4/tcp_migrate_req", "1", old_mig, sizeof(old_mig));
+	/* the kmalloc/kfree follower of the saved copies (bpf/saved_syn_mem.bpf.c) */
+	mem = saved_syn_mem_open();
+	if (fault_injection)
+		inj = fault_injector();
 
 	for (int fi = 0; fi < 2; fi++) {
 		const struct family *f = &families[fi];
@@ -891,13 +1292,30 @@ int main(int argc, char **argv)
 			t_headers_only(f, mode);
 			t_syncookie(f, mode);
 			t_option_values(f, mode);
+			t_migrate(mem, f, mode);
+			if (inj)
+				t_save_fails(inj, f, mode);
 		}
+
 		t_nothing_saved(f);
+		t_mode_changed(f);
 	}
-	t_no_leak();
+	rd = copy_readers();
+	for (int fi = 0; rd && fi < 2; fi++)
+		for (int mode = 1; mode <= 2; mode++)
+			t_bpf_readers(rd, &families[fi], mode);
+	copy_readers_bpf__destroy(rd);
+	if (mem)
+		t_no_leak(mem);
+	else
+		verdict(0, "memory-follower-loads", &families[0], 0,
+			"the kmalloc/kfree follower did not load");
+	saved_syn_mem_close(mem);
+	fail_copy_alloc_bpf__destroy(inj);
 
 	sysctl_set(ns_client, "net/ipv4/tcp_fastopen", old_cli, NULL, 0);
 	sysctl_set(ns_server, "net/ipv4/tcp_fastopen", old_srv, NULL, 0);
+	sysctl_set(ns_server, "net/ipv4/tcp_migrate_req", old_mig, NULL, 0);
 	printf("conformance: %d passed, %d failed\n", passes, failures);
 	return failures ? 1 : 0;
 }

@@ -2,13 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build (or reuse) the guest bzImage: Debian linux-source-VER + a patch series + our config fragment.
 #
-# usage: build-kernel.sh [--kernel VER] [--series DIR|none] [--config FRAG] [--debug]
+# usage: build-kernel.sh [--kernel VER] [--series DIR|none] [--config FRAG] [--debug] [--coverage]
 #                        [--extra PATCH]... [--base KDIR]
 # Prints the kernel cache directory (holding bzImage, config, release) as the last stdout line.
 # --extra layers patches (mutants) over the series; --base starts from an already built tree so
 # only what the patches touch is recompiled. --debug adds kernel-series/debug.config (KASAN,
-# kmemleak, lockdep) after the fragment: another fragment, so another cache key and kept tree. Without --base, a kept tree of the same version and
-# config fragment is used as the base if there is one (so a new series builds incrementally).
+# kmemleak, lockdep) after the fragment: another fragment, so another cache key and kept tree.
+# --coverage adds kernel-series/coverage.config (gcov) the same way, and profiles the files it
+# names and every kernel C file the patches touch. Without --base, a kept tree of the same
+# version and config fragment is used as the base if there is one (so a new series builds
+# incrementally).
 # On a base, patches the base has beyond the common prefix with the new list are reversed first.
 set -eu
 DIE_STATUS=2 # every failure here is a failed build stage: a setup error for the caller
@@ -21,6 +24,7 @@ frag=$SYNTWIN_ROOT/kernel-series/qemu.config
 base=
 extras=
 debug=
+coverage=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) [ $# -ge 2 ] || usage_die "--kernel needs a version (e.g. 6.1)"; ver=$2; shift 2 ;;
@@ -31,6 +35,7 @@ while [ $# -gt 0 ]; do
 		extras="$extras $(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift 2 ;;
 	--base) [ $# -ge 2 ] || usage_die "--base needs a kernel directory"; base=$2; shift 2 ;;
 	--debug) debug=$SYNTWIN_ROOT/kernel-series/debug.config; shift ;;
+	--coverage) coverage=$SYNTWIN_ROOT/kernel-series/coverage.config; shift ;;
 	*) usage_die "build-kernel: unknown argument '$1'" ;;
 	esac
 done
@@ -45,17 +50,18 @@ tarball=$(kernel_tarball "$ver")
 [ -f "$frag" ] || usage_die "--config $frag: no such file"
 frag=$(cd "$(dirname "$frag")" && pwd)/$(basename "$frag")
 # A kernel version's own lines (kernel-series/VER/qemu.config: options it renamed, split or
-# defaults differently) go after the fragment, and the debug lines (--debug) after those; the
+# defaults differently) go after the fragment, the debug lines (--debug) and the coverage lines
+# (--coverage) after those; the
 # parts are one file in the cache, so the key and the base-tree match cover them all. A plain
 # build of a version without its own lines uses the fragment as it is.
 vfrag=$SYNTWIN_ROOT/kernel-series/$ver/qemu.config
 [ -f "$vfrag" ] || vfrag=
-if [ -n "$vfrag$debug" ]; then
+if [ -n "$vfrag$debug$coverage" ]; then
 	mkdir -p "$SYNTWIN_CACHE/config"
 	# shellcheck disable=SC2086 # plain paths (the checkout's, checked by syntwin)
-	both=$SYNTWIN_CACHE/config/$ver-$(cat "$frag" $vfrag $debug | sha256sum | cut -c1-16).config
+	both=$SYNTWIN_CACHE/config/$ver-$(cat "$frag" $vfrag $debug $coverage | sha256sum | cut -c1-16).config
 	# shellcheck disable=SC2086
-	[ -f "$both" ] || { cat "$frag" $vfrag $debug >"$both.tmp" && mv "$both.tmp" "$both"; } ||
+	[ -f "$both" ] || { cat "$frag" $vfrag $debug $coverage >"$both.tmp" && mv "$both.tmp" "$both"; } ||
 		usage_die "cannot write $both"
 	frag=$both
 fi
@@ -212,7 +218,17 @@ done
 stage "applied $npatch patch(es) ($keep already in the base tree)"
 
 # 3. Configure: tinyconfig + fragment + olddefconfig, then prove every requested option survived.
-mk() { make -C "$src" -j"$(nproc)" LOCALVERSION=-syntwin "$@" >>"$log" 2>&1; }
+# A gcov kernel (a fragment with `# gcov-profile:` lines: kernel-series/coverage.config)
+# profiles those files and every kernel C file the patches touch: Kbuild's GCOV_PROFILE_<obj>
+# on make's command line reaches every directory's make (the object's base name: a file of the
+# same name elsewhere is profiled too, and only the listed files are reported).
+profiled=$(gcov_profiled_files "$frag" $wanted)
+gcov_args=
+for f in $profiled; do
+	gcov_args="$gcov_args GCOV_PROFILE_$(basename "$f" .c).o=y"
+done
+# shellcheck disable=SC2086 # $gcov_args: NAME=y words
+mk() { make -C "$src" -j"$(nproc)" LOCALVERSION=-syntwin $gcov_args "$@" >>"$log" 2>&1; }
 if [ -z "$base" ] || [ "$(cat "$base/frag_hash" 2>/dev/null)" != "$fraghash" ]; then
 	stage "configuring: tinyconfig + $(basename "$frag")"
 	mk tinyconfig || die "make tinyconfig failed; see $log"
@@ -256,6 +272,22 @@ done | sort -u | while read -r t; do
 		>>"$log" 2>&1 || die "selftest $t does not compile; see $log"
 	printf '%s\n' "$name" >>"$kdir/selftests/selftests.list"
 	say "selftest $name built"
+done
+# A gcov kernel: each profiled file compiled with profiling (its .gcno), and the list kept for
+# the report (coverage/report.sh).
+rm -f "$kdir/gcov-profiled" "$kdir/gcov-build-dir"
+[ -z "$profiled" ] || printf '%s\n' "$src" >"$kdir/gcov-build-dir" # where gcov's counts name the files
+for f in $profiled; do
+	if [ ! -f "$src/${f%.c}.o" ]; then
+		# a file the patches touch that this config does not build has nothing to count
+		grep -qx "# gcov-profile: $f" "$frag" &&
+			die "coverage kernel: $f, which $(basename "$frag") profiles, is not built in this config"
+		say "coverage kernel: $f (touched by the patches) is not built in this config"
+		continue
+	fi
+	[ -f "$src/${f%.c}.gcno" ] ||
+		die "coverage kernel: $f was compiled without gcov profiling (no ${f%.c}.gcno)"
+	printf '%s\n' "$f" >>"$kdir/gcov-profiled"
 done
 cp "$src/arch/x86/boot/bzImage" "$kdir/bzImage"
 cp "$src/.config" "$kdir/config"

@@ -124,6 +124,21 @@ EOF
 # Validate a series in the current shell (the helpers below use it inside pipes).
 series_check() { series_patches "$1" >/dev/null; }
 
+# The kernel C files a gcov kernel profiles (kernel-series/coverage.config): fragment $1's
+# `# gcov-profile:` lines, then every kernel C file patches $2... touch (never tools/, scripts/
+# or samples/: those are not the kernel). Nothing when the fragment asks for no profiling.
+gcov_profiled_files() {
+	_frag=$1
+	shift
+	grep -q '^# gcov-profile: ' "$_frag" || return 0
+	{
+		sed -n 's/^# gcov-profile: *\([^ ]*\.c\) *$/\1/p' "$_frag"
+		for _p in "$@"; do
+			sed -n 's|^+++ b/\([^ 	]*\.c\)\([ 	].*\)\{0,1\}$|\1|p' "$_p"
+		done | grep -Ev '^(tools|scripts|samples|Documentation)/' || true
+	} | awk '!seen[$0]++'
+}
+
 # sha256 of file $1 (64 hex digits), or exit 2 naming it: never a key made from a failed read.
 file_hash() {
 	_h=$(sha256sum <"$1") || usage_die "cannot read $1"

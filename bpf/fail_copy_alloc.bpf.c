@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The saved copy's allocation made to fail, on purpose, a given number of times: the
+ * conformance suite's save-fails (tests/guest_conformance.c, --fault-injection). While armed,
+ * the first kmalloc-cache allocation made inside tcp_conn_request() is failed at
+ * should_failslab(), the slab allocator's error-injection point: an fmod_ret program, which the
+ * kernel attaches only to a function on its error-injection list, so only a kernel built for it
+ * takes it (the coverage kernel: kernel-series/coverage.config). For a SYN without IP options
+ * the first kmalloc in tcp_conn_request() is the copy (tcp_reqsk_record_syn(), 6.1 and 6.12):
+ * the request comes from its own cache, a route from the route cache, and the SYN-ACK is built
+ * after the copy. The suite checks the consequence, not this claim: exactly one failure
+ * injected, and the connection made with no copy.
+ * Not the kernel's failslab: its filters cannot pick one call site on 6.1 x86_64 (no stack
+ * filter there) and its task filter never matches in softirq context, where SYNs arrive.
+ */
+#include <linux/bpf.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+/* the one field read, relocated by libbpf against the running kernel's BTF */
+struct kmem_cache {
+	const char *name;
+} __attribute__((preserve_access_index));
+
+__u32 armed;		/* failures still to inject (set by userspace) */
+__u32 injected;		/* failures injected */
+
+/* inside tcp_conn_request() on this CPU (a SYN's softirq: nothing else runs there meanwhile) */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} in_conn_request SEC(".maps");
+
+static __always_inline void set_inside(__u32 v)
+{
+	__u32 key = 0, *p = bpf_map_lookup_elem(&in_conn_request, &key);
+
+	if (p)
+		*p = v;
+}
+
+SEC("fentry/tcp_conn_request")
+int BPF_PROG(conn_request_enter)
+{
+	set_inside(1);
+	return 0;
+}
+
+SEC("fexit/tcp_conn_request")
+int BPF_PROG(conn_request_exit)
+{
+	set_inside(0);
+	return 0;
+}
+
+SEC("fmod_ret/should_failslab")
+int BPF_PROG(fail_copy, struct kmem_cache *s, unsigned int gfp, int ret)
+{
+	static const char want[8] = "kmalloc-";
+	__u32 key = 0, *inside;
+	char name[9] = {};
+
+	if (!armed || ret)
+		return ret;
+	inside = bpf_map_lookup_elem(&in_conn_request, &key);
+	if (!inside || !*inside)
+		return 0;
+	if (bpf_probe_read_kernel_str(name, sizeof(name), BPF_CORE_READ(s, name)) < 0)
+		return 0;
+	for (int i = 0; i < 8; i++)
+		if (name[i] != want[i])
+			return 0;
+	armed--;
+	injected++;
+	return -12; /* -ENOMEM: the allocation fails */
+}
+
+char LICENSE[] SEC("license") = "GPL";

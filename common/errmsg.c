@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "errmsg.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+int errmsg(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
