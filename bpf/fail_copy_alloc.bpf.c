@@ -9,7 +9,8 @@
  * the first kmalloc in tcp_conn_request() is the copy (tcp_reqsk_record_syn(), 6.1 and 6.12):
  * the request comes from its own cache, a route from the route cache, and the SYN-ACK is built
  * after the copy. The suite checks the consequence, not this claim: exactly one failure
- * injected, and the connection made with no copy.
+ * injected, and the connection made with no copy. A kmalloc cache smaller than the smallest
+ * copy is never the copy's: an allocation from one is never failed.
  * Not the kernel's failslab: its filters cannot pick one call site on 6.1 x86_64 (no stack
  * filter there) and its task filter never matches in softirq context, where SYNs arrive.
  */
@@ -18,10 +19,14 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-/* the one field read, relocated by libbpf against the running kernel's BTF */
+/* the fields read, relocated by libbpf against the running kernel's BTF */
 struct kmem_cache {
+	unsigned int object_size;
 	const char *name;
 } __attribute__((preserve_access_index));
+
+/* The smallest copy: a 12-byte header, then IPv4's 20 and TCP's 20 bytes (no MAC header). */
+#define COPY_MIN 52
 
 __u32 armed;		/* failures still to inject (set by userspace) */
 __u32 injected;		/* failures injected */
@@ -66,7 +71,7 @@ int BPF_PROG(fail_copy, struct kmem_cache *s, unsigned int gfp, int ret)
 	if (!armed || ret)
 		return ret;
 	inside = bpf_map_lookup_elem(&in_conn_request, &key);
-	if (!inside || !*inside)
+	if (!inside || !*inside || BPF_CORE_READ(s, object_size) < COPY_MIN)
 		return 0;
 	if (bpf_probe_read_kernel_str(name, sizeof(name), BPF_CORE_READ(s, name)) < 0)
 		return 0;

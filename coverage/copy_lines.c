@@ -100,10 +100,11 @@ static size_t code_len(const char *s, size_t len)
 
 /*
  * The first word or prefix name line @s names (whole identifiers, outside string literals and
- * comments), or NULL.
+ * comments), or NULL; every name it names has its hits counted.
  */
 static const struct copy_name *names_in(const struct copy_names *cn, const char *s, size_t len)
 {
+	const struct copy_name *first = NULL;
 	bool in_str = false;
 
 	len = code_len(s, len);
@@ -121,12 +122,15 @@ static const struct copy_name *names_in(const struct copy_names *cn, const char 
 
 			if (cn->v[k].kind == NAME_BODY || n > j - i || memcmp(s + i, cn->v[k].id, n))
 				continue;
-			if (n == j - i || cn->v[k].kind == NAME_PREFIX)
-				return &cn->v[k];
+			if (n == j - i || cn->v[k].kind == NAME_PREFIX) {
+				cn->v[k].hits++;
+				if (!first)
+					first = &cn->v[k];
+			}
 		}
 		i = j;
 	}
-	return NULL;
+	return first;
 }
 
 struct text_lines {
@@ -171,7 +175,7 @@ static bool defines(const char *s, size_t len, const char *id)
 }
 
 /* Mark in @by the body of every definition of @name: its "{" line to its "}" at column 0. */
-static void mark_bodies(const struct text_lines *tl, const struct copy_name *name,
+static void mark_bodies(const struct text_lines *tl, struct copy_name *name,
 			const struct copy_name **by)
 {
 	for (size_t i = 0; i < tl->n; i++) {
@@ -185,6 +189,7 @@ static void mark_bodies(const struct text_lines *tl, const struct copy_name *nam
 			open++;
 		if (open >= tl->n || tl->start[open][0] != '{')
 			continue;
+		name->hits++;
 		for (size_t k = open; k < tl->n; k++) {
 			if (!by[k])
 				by[k] = name;

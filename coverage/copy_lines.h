@@ -19,6 +19,7 @@ enum copy_name_kind {
 struct copy_name {
 	enum copy_name_kind kind;
 	char id[64];
+	unsigned int hits;	/* lines (or bodies) it matched in the scan, counted or not */
 };
 
 struct copy_names {

@@ -11,9 +11,11 @@
  * functions, and the sets measured here are lines that the patches and the names pick.
  *
  * usage: syntwin-coverage --info FILE --tree DIR [--root DIR]... --names FILE --reasons FILE
- *                         [--patch FILE]... [--release TEXT] --out DIR
+ *                         [--profiled FILE] [--patch FILE]... [--release TEXT] --out DIR
+ * --profiled: the files the kernel was built to profile, one per line; each must have counts.
  * Writes DIR/coverage.txt (its headline also to stdout) and DIR/coverage.json.
- * Exit 0 written; 2 bad input.
+ * Exit 0 written; 2 bad input (also: a profiled file without counts, no executable saved-copy
+ * line at all: the names or the tracefile are wrong for this tree).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -33,7 +35,7 @@
 #define MAX_LIST 64
 
 struct opts {
-	const char *info, *tree, *names, *reasons, *out, *release;
+	const char *info, *tree, *names, *reasons, *out, *release, *profiled;
 	const char *roots[MAX_LIST];
 	size_t nroots;
 	const char *patches[MAX_LIST];
@@ -68,7 +70,7 @@ static void usage_die(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\nusage: syntwin-coverage --info FILE --tree DIR [--root DIR]... --names FILE "
-		"--reasons FILE [--patch FILE]... [--release TEXT] --out DIR\n");
+		"--reasons FILE [--profiled FILE] [--patch FILE]... [--release TEXT] --out DIR\n");
 	exit(2);
 }
 
@@ -81,8 +83,12 @@ static void parse(struct opts *o, int argc, char **argv)
 			usage_die("%s needs a value", k);
 		if (!strcmp(k, "--info"))
 			o->info = v;
-		else if (!strcmp(k, "--tree"))
+		else if (!strcmp(k, "--tree")) {
+			/* "DIR/" names the same tree: the paths scanned are made relative to it */
+			for (size_t n = strlen(argv[i + 1]); n > 1 && argv[i + 1][n - 1] == '/';)
+				argv[i + 1][--n] = '\0';
 			o->tree = v;
+		}
 		else if (!strcmp(k, "--names"))
 			o->names = v;
 		else if (!strcmp(k, "--reasons"))
@@ -91,17 +97,18 @@ static void parse(struct opts *o, int argc, char **argv)
 			o->out = v;
 		else if (!strcmp(k, "--release"))
 			o->release = v;
-		else if (!strcmp(k, "--root") && o->nroots < MAX_LIST)
+		else if (!strcmp(k, "--profiled"))
+			o->profiled = v;
+		else if (!strcmp(k, "--root") && o->nroots < MAX_LIST - 1)
 			o->roots[o->nroots++] = v;
 		else if (!strcmp(k, "--patch") && o->npatches < MAX_LIST)
 			o->patches[o->npatches++] = v;
 		else
-			usage_die("unknown option '%s' (or too many of it)", k);
+			usage_die("unknown option '%s' (or more than %d of it)", k, MAX_LIST - 1);
 	}
 	if (!o->info || !o->tree || !o->names || !o->reasons || !o->out)
 		usage_die("--info, --tree, --names, --reasons and --out are required");
-	if (o->nroots < MAX_LIST)
-		o->roots[o->nroots++] = o->tree;
+	o->roots[o->nroots++] = o->tree;
 }
 
 static bool ends_with(const char *s, const char *tail)
@@ -172,28 +179,31 @@ static bool definition(const char *l, char *fn, size_t cap)
 static void source_at(const char *tree, const char *path, unsigned int line, char *text,
 		      size_t cap, char *fn, size_t fncap)
 {
-	char p[4096], l[4096];
+	char p[4096], *l = NULL, *s;
+	size_t lcap = 0, n;
 	FILE *in;
-	char *s;
 
 	text[0] = fn[0] = '\0';
 	snprintf(p, sizeof(p), "%s/%s", tree, path);
 	in = fopen(p, "r");
 	if (!in)
 		return;
-	for (unsigned int no = 1; no <= line && fgets(l, sizeof(l), in); no++) {
+	for (unsigned int no = 1; no <= line && getline(&l, &lcap, in) >= 0; no++) {
 		definition(l, fn, fncap);
 		if (no != line)
 			continue;
-		l[strcspn(l, "\n")] = '\0';
 		for (s = l; *s == ' ' || *s == '\t'; s++)
 			;
-		snprintf(text, cap, "%.*s", (int)(cap - 1), s);
+		for (n = strlen(s); n && (s[n - 1] == '\n' || s[n - 1] == ' ' || s[n - 1] == '\t');)
+			n--;
+		snprintf(text, cap, "%.*s", (int)(n < cap ? n : cap - 1), s);
 	}
+	free(l);
 	fclose(in);
 }
 
 /* One line of a set: counted, and listed when it did not run or could not be measured. */
+/* One line of a set; @rs NULL: no reason applies (the series' own lines must all run). */
 static void tally_line(struct tally *t, const struct cov_info *ci, struct reasons *rs,
 		       const char *tree, const char *path, unsigned int line)
 {
@@ -213,7 +223,7 @@ static void tally_line(struct tally *t, const struct cov_info *ci, struct reason
 		return;
 	case L_NOT_EXECUTED:
 		t->executable++;
-		r = reason_for(rs, fn, text);
+		r = rs ? reason_for(rs, fn, text) : NULL;
 		if (r)
 			r->used++;
 		if (r && r->unreachable) {
@@ -222,7 +232,8 @@ static void tally_line(struct tally *t, const struct cov_info *ci, struct reason
 		} else {
 			t->gaps++;
 			snprintf(gapwhy, sizeof(gapwhy), "GAP: %s",
-				 r ? r->why : "no traffic reaches it, and no reason is on record");
+				 r ? r->why : rs ? "no traffic reaches it, and no reason is on record" :
+				 "a line of the series no traffic reaches");
 		}
 		what = gapwhy;
 		break;
@@ -272,8 +283,11 @@ static void tally_json(struct json_out *j, const struct tally *t)
 /* "12 of 14 executable lines executed (85.7 %)" and what was not. */
 static void tally_headline(FILE *out, const struct tally *t)
 {
-	fprintf(out, "%-17s %u of %u executable lines executed (%.1f %%)", t->name, t->executed,
-		t->executable, t->executable ? 100.0 * t->executed / t->executable : 100.0);
+	if (t->executable)
+		fprintf(out, "%-17s %u of %u executable lines executed (%.1f %%)", t->name,
+			t->executed, t->executable, 100.0 * t->executed / t->executable);
+	else
+		fprintf(out, "%-17s no executable line (n/a)", t->name);
 	if (t->executable > t->executed)
 		fprintf(out, "; not executed: %u unreachable in a guest (reason on record), %u gap(s)",
 			t->with_reason, t->gaps);
@@ -282,6 +296,22 @@ static void tally_headline(FILE *out, const struct tally *t)
 	if (t->not_found)
 		fprintf(out, "; %u not found in the tree", t->not_found);
 	fputc('\n', out);
+}
+
+/* Every file of @list (one per line) the kernel was built to profile has counts in @ci. */
+static void check_profiled(const struct cov_info *ci, const char *list)
+{
+	FILE *in = fopen(list, "r");
+	char line[1024];
+
+	if (!in)
+		usage_die("%s: %s", list, strerror(errno));
+	while (fgets(line, sizeof(line), in)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] && !cov_file_find(ci, line))
+			usage_die("%s, which the kernel profiles, has no counts in the tracefile", line);
+	}
+	fclose(in);
 }
 
 struct inputs {
@@ -307,6 +337,8 @@ static void load(struct inputs *in, const struct opts *o)
 	for (size_t i = 0; i < o->npatches; i++)
 		if (added_lines_read(&in->al, o->patches[i], o->tree, err, sizeof(err)))
 			usage_die("%s", err);
+	if (o->profiled)
+		check_profiled(&in->ci, o->profiled);
 }
 
 /* Is patched file @path part of the kernel (not its tools, scripts or documentation)? */
@@ -324,7 +356,7 @@ static void measure_series(struct tally *t, struct inputs *in, const char *tree)
 {
 	for (size_t i = 0; i < in->al.n; i++)
 		if (kernel_file(in->al.v[i].path))
-			tally_line(t, &in->ci, &in->rs, tree, in->al.v[i].path, in->al.v[i].line);
+			tally_line(t, &in->ci, NULL, tree, in->al.v[i].path, in->al.v[i].line);
 }
 
 static void measure_copy(struct tally *t, struct inputs *in, const char *tree)
@@ -359,11 +391,27 @@ static FILE *open_out(const char *dir, const char *name)
 	return f;
 }
 
+/* The names file's names that matched nothing in this tree, comma-separated, into @buf. */
+static void names_unmatched(const struct inputs *in, char *buf, size_t cap)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < in->cn.n; k++) {
+		if (!in->cn.v[k].hits && len < cap)
+			len += snprintf(buf + len, cap - len, "%s%s %s", len ? ", " : "",
+					in->cn.v[k].kind == NAME_BODY ? "body" : "word",
+					in->cn.v[k].id);
+	}
+}
+
 /* The headline: what `syntwin --coverage run` prints, and the report's first lines. */
 static void write_headline(FILE *out, const struct opts *o, const struct tally *sr,
-			   const struct tally *cp, const struct reasons *rs)
+			   const struct tally *cp, const struct inputs *in)
 {
+	const struct reasons *rs = &in->rs;
 	unsigned int unused = 0;
+	char names[1024];
 
 	fprintf(out, "kernel coverage of the saved copy's code: %s\n", o->release ? o->release : "");
 	tally_headline(out, sr);
@@ -375,12 +423,15 @@ static void write_headline(FILE *out, const struct opts *o, const struct tally *
 		unused += !rs->v[i].used;
 	if (unused)
 		fprintf(out, "%u reason(s) on record covered no line of this kernel\n", unused);
+	names_unmatched(in, names, sizeof(names));
+	if (names[0])
+		fprintf(out, "names that match nothing in this tree: %s\n", names);
 }
 
 static void write_txt(FILE *out, const struct opts *o, const struct tally *sr,
-		      const struct tally *cp, const struct reasons *rs)
+		      const struct tally *cp, const struct inputs *in)
 {
-	write_headline(out, o, sr, cp, rs);
+	write_headline(out, o, sr, cp, in);
 	append_list(out, sr->txt, "series lines not executed or not measured:");
 	append_list(out, cp->txt, "saved-copy lines not executed or not measured:");
 }
@@ -419,12 +470,15 @@ int main(int argc, char **argv)
 	if (!json_done(&j))
 		usage_die("out of memory writing the JSON report");
 	txt = open_out(o.out, "coverage.txt");
-	write_txt(txt, &o, &sr, &cp, &in.rs);
+	write_txt(txt, &o, &sr, &cp, &in);
 	js = open_out(o.out, "coverage.json");
 	fputs(json_done(&j), js);
 	if (ferror(txt) || fclose(txt) || ferror(js) || fclose(js))
 		usage_die("%s: could not write the report", o.out);
-	write_headline(stdout, &o, &sr, &cp, &in.rs);
+	write_headline(stdout, &o, &sr, &cp, &in);
+	if (!cp.executable)
+		usage_die("no executable line touches the saved copy: the names (%s) or the tracefile "
+			  "(%s) do not fit this tree", o.names, o.info);
 	json_free(&j);
 	cov_info_free(&in.ci);
 	copy_lines_free(&in.cl);

@@ -8,7 +8,7 @@
 # The host turns them into the report (coverage/report.sh).
 # usage: guest.sh [--drive] OUT -- CMD [ARGS...]
 # Exit: the command's status if it failed, else 1 if the conformance suite or a selftest failed,
-# 2 if the counts could not be copied (a setup error: no report can be made).
+# else 2 if the counts could not be copied (a setup error: no report can be made).
 set -u
 drive=0
 [ "${1:-}" != --drive ] || { drive=1; shift; }
@@ -31,9 +31,15 @@ if [ "$drive" = 1 ]; then
 		echo "syntwin: coverage: the conformance suite FAILED on this kernel (coverage/conformance.log)" >&2
 		[ "$rc" != 0 ] || rc=1
 	fi
+	# the selftests the series declares must run without a skip (4: it adds and declares none)
+	names=
+	if [ -f "$out/provides" ] && ! names=$(syntwin-plan --provides "$out/provides" --list selftests); then
+		echo "syntwin: coverage: $out/provides is not a valid declaration (a setup error)" >&2
+		exit 2
+	fi
 	src=0
-	sh /src/tests/guest/selftests.sh >"$cov/selftests.log" 2>&1 || src=$?
-	# 4: the series adds no selftest (kselftest's skip)
+	# shellcheck disable=SC2086 # selftest names: letters, digits, '_' and '-' (provides.c)
+	sh /src/tests/guest/selftests.sh $names >"$cov/selftests.log" 2>&1 || src=$?
 	if [ "$src" != 0 ] && [ "$src" != 4 ]; then
 		echo "syntwin: coverage: a selftest of the series FAILED (coverage/selftests.log)" >&2
 		[ "$rc" != 0 ] || rc=1
@@ -46,10 +52,14 @@ for f in $(find "$gcov" -name '*.gcda'); do
 	d=$cov/gcda${f#"$gcov"}
 	if ! mkdir -p "${d%/*}" || ! cat "$f" >"$d"; then
 		echo "syntwin: coverage: could not copy $f (a setup error)" >&2
-		exit 2
+		[ "$rc" != 0 ] || rc=2
+		exit "$rc"
 	fi
 	n=$((n + 1))
 done
-[ "$n" -gt 0 ] || { echo "syntwin: coverage: no counts under $gcov: no file was profiled" >&2; exit 2; }
+if [ "$n" = 0 ]; then
+	echo "syntwin: coverage: no counts under $gcov: no file was profiled" >&2
+	[ "$rc" != 0 ] || rc=2
+fi
 echo "syntwin: coverage: $n files' counts copied to coverage/gcda" >&2
 exit "$rc"

@@ -60,11 +60,14 @@ static int tree_file_load(struct tree_file *t, const char *tree, const char *pat
 	in = fopen(p, "r");
 	if (!in)
 		return 0;	/* a file the tree lacks: every hunk in it is "not found" */
-	if (getdelim(&t->text, &len, '\0', in) < 0 && t->text)
-		t->text[0] = '\0';
+	if (getdelim(&t->text, &len, '\0', in) < 0) {
+		if (ferror(in) || !t->text) {
+			fclose(in);
+			return -1;
+		}
+		t->text[0] = '\0';	/* an empty file */
+	}
 	fclose(in);
-	if (!t->text)
-		return -1;
 	for (char *c = t->text; *c; c++)
 		cap += *c == '\n';
 	t->line = malloc(cap * sizeof(*t->line));
@@ -116,11 +119,12 @@ static bool matches_at(const struct tree_file *t, const struct hunk *h, size_t f
 	return true;
 }
 
-/* The tree's line index nearest to @near where @h's lines [@from, @to) stand, or -1. */
+/* The tree's line index nearest to @near, at most @span away, where @h's lines [@from, @to)
+ * stand, or -1. */
 static long find_block(const struct tree_file *t, const struct hunk *h, size_t from, size_t to,
-		       long near)
+		       long near, long span)
 {
-	for (long d = 0; d <= (long)t->n; d++) {
+	for (long d = 0; d <= span && d <= (long)t->n; d++) {
 		if (near - d >= 0 && matches_at(t, h, from, to, near - d))
 			return near - d;
 		if (d && near + d < (long)t->n && matches_at(t, h, from, to, near + d))
@@ -129,31 +133,44 @@ static long find_block(const struct tree_file *t, const struct hunk *h, size_t f
 	return -1;
 }
 
-/* Record @h's added lines where the tree has them (0 where it does not). */
+/*
+ * Can line @s be found on its own? Only a line few others look like: at least 12 characters
+ * besides blanks (never a brace, "return 0;", "} else {").
+ */
+static bool distinctive(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += *s != ' ' && *s != '\t';
+	return n >= 12;
+}
+
+/* How far from its header's line a hunk, or a line of it, is looked for: the moves a series'
+ * other patches make in one file. */
+#define HUNK_SPAN 1000
+
+/*
+ * Record @h's added lines where the tree has them: the whole hunk where it stands; failing that
+ * (a later patch changed its context or some of its lines), each distinctive added line where
+ * that line stands, nearest to where the hunk put it; else 0 (not found).
+ */
 static int locate(struct added_lines *al, struct tree_file *t, const char *tree, struct hunk *h)
 {
 	long at;
 
 	if (tree_file_load(t, tree, h->file))
 		return -1;
-	at = find_block(t, h, 0, h->n, (long)h->start - 1);
-	for (size_t i = 0; i < h->n;) {
-		size_t end = i;
-		long run_at;
+	at = find_block(t, h, 0, h->n, (long)h->start - 1, HUNK_SPAN);
+	for (size_t i = 0; i < h->n; i++) {
+		long line_at = at >= 0 ? at + (long)i : -1;
 
-		if (!h->added[i]) {
-			i++;
+		if (!h->added[i])
 			continue;
-		}
-		while (end < h->n && h->added[end])
-			end++;
-		/* the whole hunk, else this run of added lines alone */
-		run_at = at >= 0 ? at + (long)i : find_block(t, h, i, end, (long)(h->start - 1 + i));
-		for (size_t k = i; k < end; k++)
-			if (add(al, h->file, run_at >= 0 ? (unsigned int)(run_at + (long)(k - i)) + 1 : 0,
-				h->patch))
-				return -1;
-		i = end;
+		if (line_at < 0 && distinctive(h->text[i]))
+			line_at = find_block(t, h, i, i + 1, (long)(h->start - 1 + i), HUNK_SPAN);
+		if (add(al, h->file, line_at >= 0 ? (unsigned int)line_at + 1 : 0, h->patch))
+			return -1;
 	}
 	return 0;
 }
@@ -242,12 +259,14 @@ static int parse(struct added_lines *al, FILE *in, const char *path, const char 
 			if (hunk_line(&h, line))
 				rc = errmsg(err, errlen, "%s:%lu: a line the hunk does not count", path, no);
 			else if (!h.old_left && !h.new_left && locate(al, &t, tree, &h))
-				rc = errmsg(err, errlen, "%s: out of memory", path);
+				rc = errmsg(err, errlen, "%s: cannot read %s in the tree (or out of memory)",
+					    path, h.file);
 		} else if (!strncmp(line, "+++ ", 4)) {
-			const char *f = line + 4;
+			/* one leading directory dropped, as patch -p1 does (b/, new/, linux-x.y/) */
+			const char *f = line + 4, *slash = strchr(f, '/');
 
-			if (!strncmp(f, "b/", 2))
-				f += 2;
+			if (slash && slash < f + strcspn(f, "\t\n"))
+				f = slash + 1;
 			snprintf(h.file, sizeof(h.file), "%.*s", (int)strcspn(f, "\t\n"), f);
 		} else if (!strncmp(line, "@@ ", 3)) {
 			hunk_reset(&h);

@@ -64,7 +64,7 @@ struct reason *reason_for(struct reasons *r, const char *fn, const char *text)
 		return NULL;
 	for (size_t i = 0; i < r->n; i++)
 		if (!strcmp(r->v[i].fn, fn) &&
-		    (!strcmp(r->v[i].text, "*") || strstr(text, r->v[i].text)))
+		    (!strcmp(r->v[i].text, "*") || !strcmp(text, r->v[i].text)))
 			return &r->v[i];
 	return NULL;
 }

@@ -5,8 +5,8 @@
 # headline numbers (syntwin-coverage: the series' hunks, the saved copy's lines).
 # usage: report.sh BUILD KDIR OUT PATCH...
 #   BUILD the userspace build (coverage/syntwin-coverage), KDIR the coverage kernel's cache directory
-#   (its src/ tree, gcov-profiled, gcov-build-dir, release), OUT the run's results, PATCH the
-#   series' patches and any extra (a mutant).
+#   (gcov-src/, what it keeps of its tree; gcov-profiled, gcov-build-dir, release), OUT the run's
+#   results, PATCH the series' patches.
 # Writes OUT/coverage/{kernel.info,coverage.txt,coverage.json,html/,lcov.log}; prints the
 # headline. Exit 0, or 2 (no counts, no tree: a setup error, named).
 set -eu
@@ -15,12 +15,13 @@ set -eu
 build=$1 kdir=$2 out=$3
 shift 3
 cov=$out/coverage
-tree=$kdir/src
-[ -f "$kdir/gcov-profiled" ] && [ -f "$kdir/gcov-build-dir" ] ||
-	usage_die "coverage: $kdir is not a coverage kernel's build (no gcov-profiled list)"
-[ -d "$tree" ] ||
-	usage_die "coverage: the coverage kernel's build tree ($tree) was pruned from the cache; run again to rebuild it"
-bdir=$(cat "$kdir/gcov-build-dir")
+tree=$kdir/gcov-src
+[ -f "$kdir/gcov-profiled" ] && [ -f "$kdir/gcov-build-dir" ] && [ -d "$tree" ] ||
+	usage_die "coverage: $kdir is not a coverage kernel's build (no gcov-profiled list or gcov-src/);" \
+		"remove it and run again to rebuild it"
+bdir=$(cat "$kdir/gcov-build-dir") && release=$(cat "$kdir/release") ||
+	usage_die "coverage: $kdir lacks its build directory's name or its release"
+
 # lcov wants each object's counts (.gcda, from the guest) beside its notes (.gcno, from the
 # build): both go into a scratch directory, as the tree names them.
 ws=$(mktemp -d "${TMPDIR:-/tmp}/syntwin-gcov.XXXXXX")
@@ -46,10 +47,10 @@ done
 shift "$n"
 "$build/coverage/syntwin-coverage" --info "$cov/kernel.info" --tree "$tree" --root "$bdir" --root "$ws" \
 	--names "$SYNTWIN_ROOT/coverage/saved-copy.names" \
-	--reasons "$SYNTWIN_ROOT/coverage/unreached.reasons" \
-	--release "$(cat "$kdir/release")" --out "$cov" "$@"
+	--reasons "$SYNTWIN_ROOT/coverage/unreached.reasons" --profiled "$kdir/gcov-profiled" \
+	--release "$release" --out "$cov" "$@"
 rm -rf "$cov/html"
 genhtml --quiet --prefix "$tree" --prefix "$bdir" --output-directory "$cov/html" \
-	--title "syntwin: $(cat "$kdir/release")" "$cov/kernel.info" >>"$cov/lcov.log" 2>&1 ||
+	--title "syntwin: $release" "$cov/kernel.info" >>"$cov/lcov.log" 2>&1 ||
 	{ tail -n 20 "$cov/lcov.log" >&2; usage_die "coverage: genhtml failed (log: $cov/lcov.log)"; }
 stage "coverage: report in $cov/coverage.txt, pages in $cov/html/index.html"

@@ -77,8 +77,9 @@ cat >"$tmp/names" <<'EOF'
 word saved_syn
 word save_syn
 body body_fn
+word tcp_never_there
 EOF
-printf 'foo\tkfree\tunreachable\tfreed only on close, which the test never does\nbody_fn\ta++\tgap\ta caller nothing calls\nnosuch\t*\tunreachable\tcovers nothing\n' >"$tmp/reasons"
+printf 'foo\tkfree(tp->saved_syn);\tunreachable\tfreed only on close, which the test never does\nbody_fn\ta++;\tgap\ta caller nothing calls\nbody_fn\ta++\tunreachable\tnot the whole line: covers nothing\nnosuch\t*\tunreachable\tcovers nothing\n' >"$tmp/reasons"
 cat >"$tmp/0001.patch" <<'EOF'
 From: A <a@example.org>
 Subject: [PATCH] test
@@ -94,6 +95,13 @@ Subject: [PATCH] test
  }
 @@ -30,0 +31 @@
 +	not_in_tree();
+--- a/net/ipv4/a.c
++++ new/net/ipv4/a.c
+@@ -3,2 +3,4 @@
+ static void renamed(void)
++{
++	x->saved_syn = NULL;
+ }
 --- a/include/net/h.h
 +++ b/include/net/h.h
 @@ -2,0 +3 @@
@@ -106,7 +114,7 @@ Subject: [PATCH] test
 -- 
 2.39.2
 EOF
-run() { "$bin" --info "$tmp/kernel.info" --tree "$t" --root /bld --root "$tmp/ws" --names "$tmp/names" \
+run() { "$bin" --info "$tmp/kernel.info" --tree "$t/" --root /bld --root "$tmp/ws" --names "$tmp/names" \
 	--reasons "$tmp/reasons" --patch "$tmp/0001.patch" --release 9.9-test --out "$tmp/out" "$@"; }
 check run >"$tmp/stdout"
 j=$tmp/out/coverage.json
@@ -115,17 +123,18 @@ want() { # JQ-PATH VALUE
 	[ "$got" = "$2" ] || { echo "FAIL: $1 is $got, expected $2"; fail=1; }
 }
 want .release '"9.9-test"'
-want '.series | [.executable, .executed, .not_executed_unreachable, .gaps, .not_profiled, .not_built, .headers_unmeasured, .not_found]' '[2,1,1,0,0,0,1,1]'
-want '.series.not_executed | map("\(.file):\(.line) \(.function) \(.state)")' '["net/ipv4/a.c:10 foo unreachable","net/ipv4/a.c:0  not-found"]'
+want '.series | [.executable, .executed, .not_executed_unreachable, .gaps, .not_profiled, .not_built, .headers_unmeasured, .not_found]' '[3,2,0,1,0,0,1,2]'
+want '.series.not_executed | map("\(.file):\(.line) \(.function) \(.state)")' '["net/ipv4/a.c:10 foo gap","net/ipv4/a.c:0  not-found","net/ipv4/a.c:0  not-found"]'
 want '.saved_copy | [.executable, .executed, .not_executed_unreachable, .gaps, .not_profiled, .not_built, .headers_unmeasured, .not_found]' '[7,3,1,3,2,1,1,0]'
 want '.saved_copy.not_executed | map("\(.file):\(.line) \(.function) \(.state)")' \
 	'["net/ipv4/a.c:10 foo unreachable","net/ipv4/a.c:15 body_fn gap","net/ipv4/a.c:16 body_fn gap","net/ipv4/a.c:17 body_fn gap","net/ipv4/b.c:3 b not-profiled","net/ipv4/b.c:7 b not-profiled"]'
 want '.saved_copy.not_executed[0].why' '"unreachable in a guest: freed only on close, which the test never does"'
 want '.saved_copy.not_executed[1].why' '"GAP: no traffic reaches it, and no reason is on record"'
 want '.saved_copy.not_executed[2].why' '"GAP: a caller nothing calls"'
-check grep -qx 'series hunks:     1 of 2 executable lines executed (50.0 %); not executed: 1 unreachable in a guest (reason on record), 0 gap(s); 1 not found in the tree' "$tmp/stdout"
+check grep -qx 'series hunks:     2 of 3 executable lines executed (66.7 %); not executed: 0 unreachable in a guest (reason on record), 1 gap(s); 2 not found in the tree' "$tmp/stdout"
+check grep -qx 'names that match nothing in this tree: word tcp_never_there' "$tmp/stdout"
 check grep -qx 'saved-copy lines: 3 of 7 executable lines executed (42.9 %); not executed: 1 unreachable in a guest (reason on record), 3 gap(s); 2 in files not profiled' "$tmp/stdout"
-check grep -qx '1 reason(s) on record covered no line of this kernel' "$tmp/stdout"
+check grep -qx '2 reason(s) on record covered no line of this kernel' "$tmp/stdout"
 check grep -q 'GAP: no traffic reaches it' "$tmp/out/coverage.txt"
 # bad input: each refused, named, status 2
 bad() { # WHAT TEXT ARGS...
@@ -158,4 +167,11 @@ printf -- '--- a/x.c\n+++ b/x.c\n@@ -1,2 +1,3 @@\n x\n+y\n' >"$tmp/short.patch"
 # shellcheck disable=SC2086
 bad "hunk cut short" "the last hunk is cut short" --info "$tmp/kernel.info" $base --patch "$tmp/short.patch"
 bad "missing option" "are required" --info "$tmp/kernel.info"
+printf 'net/ipv4/a.c\nnet/ipv4/zz.c\n' >"$tmp/profiled"
+# shellcheck disable=SC2086
+bad "a profiled file without counts" "net/ipv4/zz.c, which the kernel profiles, has no counts" \
+	--info "$tmp/kernel.info" $base --root /bld --profiled "$tmp/profiled"
+printf 'word nothing_here\n' >"$tmp/none.names"
+bad "no saved-copy line" "no executable line touches the saved copy" --info "$tmp/kernel.info" \
+	--tree "$t/" --names "$tmp/none.names" --reasons "$tmp/reasons" --out "$tmp/out"
 exit "$fail"

@@ -71,6 +71,11 @@ series_check "$sdir"
 # shellcheck disable=SC2086 # $extras is a list of paths without spaces
 key=$(kernel_key "$ver" "$sdir" "$frag" $extras)
 kdir=$(kernel_dir "$ver" "$key")
+# a gcov kernel built before its report's sources were kept beside it is built again
+if [ -f "$kdir/done" ] && grep -q '^# gcov-profile: ' "$frag" && [ ! -d "$kdir/gcov-src" ]; then
+	say "coverage kernel $kdir keeps no gcov-src/ (an older build): building it again"
+	rm -f "$kdir/done"
+fi
 if [ -f "$kdir/done" ]; then
 	kernel_used "$kdir"
 	stage "kernel $ver ($key): cached in $kdir"
@@ -274,8 +279,10 @@ done | sort -u | while read -r t; do
 	say "selftest $name built"
 done
 # A gcov kernel: each profiled file compiled with profiling (its .gcno), and the list kept for
-# the report (coverage/report.sh).
-rm -f "$kdir/gcov-profiled" "$kdir/gcov-build-dir"
+# the report (coverage/report.sh), with what the report reads of the tree (the sources it scans
+# and shows, the objects and notes of the profiled files) hard-linked into gcov-src/: the tree
+# itself may be pruned from the cache before a report is made.
+rm -rf "$kdir/gcov-profiled" "$kdir/gcov-build-dir" "$kdir/gcov-src"
 [ -z "$profiled" ] || printf '%s\n' "$src" >"$kdir/gcov-build-dir" # where gcov's counts name the files
 for f in $profiled; do
 	if [ ! -f "$src/${f%.c}.o" ]; then
@@ -289,6 +296,12 @@ for f in $profiled; do
 		die "coverage kernel: $f was compiled without gcov profiling (no ${f%.c}.gcno)"
 	printf '%s\n' "$f" >>"$kdir/gcov-profiled"
 done
+if [ -n "$profiled" ]; then
+	mkdir -p "$kdir/gcov-src/arch/x86"
+	cp -al "$src/net" "$src/include" "$kdir/gcov-src/" &&
+		cp -al "$src/arch/x86/include" "$kdir/gcov-src/arch/x86/" ||
+		die "coverage kernel: cannot keep the sources the report reads in $kdir/gcov-src"
+fi
 cp "$src/arch/x86/boot/bzImage" "$kdir/bzImage"
 cp "$src/.config" "$kdir/config"
 make -s -C "$src" LOCALVERSION=-syntwin kernelrelease >"$kdir/release"

@@ -134,7 +134,8 @@ gcov_profiled_files() {
 	{
 		sed -n 's/^# gcov-profile: *\([^ ]*\.c\) *$/\1/p' "$_frag"
 		for _p in "$@"; do
-			sed -n 's|^+++ b/\([^ 	]*\.c\)\([ 	].*\)\{0,1\}$|\1|p' "$_p"
+			# one leading directory dropped, as patch -p1 does (b/, new/, linux-x.y/)
+			sed -n 's|^+++ [^/ 	]*/\([^ 	]*\.c\)\([ 	].*\)\{0,1\}$|\1|p' "$_p"
 		done | grep -Ev '^(tools|scripts|samples|Documentation)/' || true
 	} | awk '!seen[$0]++'
 }
