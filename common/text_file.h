@@ -11,4 +11,11 @@
  */
 int text_file_read(const char *path, char *buf, size_t cap, char *err, size_t errlen);
 
+/*
+ * File @path whole, however long (up to a NUL byte, which no source file has), in a buffer of
+ * its own (NUL-terminated; the caller frees it): for source files a tool reads line by line.
+ * NULL with errno set if it cannot be read.
+ */
+char *text_file_all(const char *path);
+
 #endif

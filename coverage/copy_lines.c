@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "errmsg.h"
+#include "text_file.h"
 
 static bool is_id(int c)
 {
@@ -261,22 +262,6 @@ static struct {
 	size_t errlen;
 } scan;
 
-static char *read_all(const char *path)
-{
-	FILE *in = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0;
-	int rc;
-
-	if (!in)
-		return NULL;
-	rc = getdelim(&buf, &len, '\0', in);
-	fclose(in);
-	if (rc < 0 && buf)
-		buf[0] = '\0';
-	return buf;
-}
-
 static int visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
 	size_t n = strlen(path);
@@ -287,7 +272,7 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
 	(void)ftw;
 	if (type != FTW_F || n < 2 || path[n - 2] != '.' || (path[n - 1] != 'c' && path[n - 1] != 'h'))
 		return 0;
-	text = read_all(path);
+	text = text_file_all(path);
 	if (!text) {
 		errmsg(scan.err, scan.errlen, "%s: %s", path, strerror(errno));
 		return 1;

@@ -365,6 +365,19 @@ static void measure_copy(struct tally *t, struct inputs *in, const char *tree)
 		tally_line(t, &in->ci, &in->rs, tree, in->cl.v[i].path, in->cl.v[i].line);
 }
 
+/* Set @t measured by @measure, as object @key of @j: what did not run, then the counts. */
+static void measure_set(struct json_out *j, const char *key, struct tally *t, struct inputs *in,
+			const char *tree,
+			void (*measure)(struct tally *, struct inputs *, const char *))
+{
+	json_open(j, key, '{');
+	json_open(j, "not_executed", '[');
+	measure(t, in, tree);
+	json_close(j);
+	tally_json(j, t);
+	json_close(j);
+}
+
 /* Copy scratch file @from (a set's list) to @to under @title. */
 static void append_list(FILE *to, FILE *from, const char *title)
 {
@@ -454,18 +467,8 @@ int main(int argc, char **argv)
 	if (!sr.txt || !cp.txt)
 		usage_die("no scratch file: %s", strerror(errno));
 	sr.j = cp.j = &j;
-	json_open(&j, "series", '{');
-	json_open(&j, "not_executed", '[');
-	measure_series(&sr, &in, o.tree);
-	json_close(&j);
-	tally_json(&j, &sr);
-	json_close(&j);
-	json_open(&j, "saved_copy", '{');
-	json_open(&j, "not_executed", '[');
-	measure_copy(&cp, &in, o.tree);
-	json_close(&j);
-	tally_json(&j, &cp);
-	json_close(&j);
+	measure_set(&j, "series", &sr, &in, o.tree, measure_series);
+	measure_set(&j, "saved_copy", &cp, &in, o.tree, measure_copy);
 	json_close(&j);
 	if (!json_done(&j))
 		usage_die("out of memory writing the JSON report");

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "errmsg.h"
+#include "text_file.h"
 
 static int add(struct added_lines *al, const char *file, unsigned int line, const char *patch)
 {
@@ -49,25 +50,16 @@ static void tree_file_free(struct tree_file *t)
 static int tree_file_load(struct tree_file *t, const char *tree, const char *path)
 {
 	char p[4096];
-	FILE *in;
-	size_t len = 0, cap = 1;
+	size_t cap = 1;
 
 	if (!strcmp(t->path, path))
 		return 0;
 	tree_file_free(t);
 	snprintf(t->path, sizeof(t->path), "%s", path);
 	snprintf(p, sizeof(p), "%s/%s", tree, path);
-	in = fopen(p, "r");
-	if (!in)
-		return 0;	/* a file the tree lacks: every hunk in it is "not found" */
-	if (getdelim(&t->text, &len, '\0', in) < 0) {
-		if (ferror(in) || !t->text) {
-			fclose(in);
-			return -1;
-		}
-		t->text[0] = '\0';	/* an empty file */
-	}
-	fclose(in);
+	t->text = text_file_all(p);
+	if (!t->text)	/* a file the tree lacks: every hunk in it is "not found" */
+		return errno == ENOENT ? 0 : -1;
 	for (char *c = t->text; *c; c++)
 		cap += *c == '\n';
 	t->line = malloc(cap * sizeof(*t->line));
