@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of a coverage kernel's command (`syntwin --coverage run|vm`): the command, then
 # with --drive the conformance suite and the series' selftests (the roads of the saved copy's
-# life that the run's generators do not take: a disconnect, a reset before the read, two
-# readers at once; docs/saved-copy-life.md), then gcov's counts copied out of debugfs into
+# life that the run's generators do not take: docs/saved-copy-life.md's first table), then
+# gcov's counts copied out of debugfs into
 # OUT/coverage/gcda/ (each file under the path the kernel names it by: its build directory).
 # The host turns them into the report (coverage/report.sh).
 # usage: guest.sh [--drive] OUT -- CMD [ARGS...]
