@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The generators' end of the channel to syntwin-server (client_msg.h). */
+/* The generators' messages to syntwin-server's handler (client_msg.h). */
 #include "client_msg.h"
 
 #include <arpa/inet.h>
@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 
 #include "net_helpers.h"
 
@@ -20,19 +19,6 @@ void client_msg_flow(struct active_msg *m, int family, const void *client, uint1
 	inet_ntop(family, server, m->server, sizeof(m->server));
 	m->client_port = client_port;
 	m->server_port = server_port;
-}
-
-int client_channel_connect(void)
-{
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", CLIENT_SOCK_PATH);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
-		log_err("connect %s (is syntwin-server running?)", CLIENT_SOCK_PATH);
-		return -1;
-	}
-	return fd;
 }
 
 int md5_key_for(int fd, int family, const char *peer)

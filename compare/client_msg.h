@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the generators tell syntwin-server: those in the server's own process (generators.h)
- * hand these messages to its handler in memory; syntwin-crafted and syntwin-client run on
- * their own send them over a path-bound unix datagram socket (reachable from both network
- * namespaces; datagrams keep their boundaries):
+ * What the generators tell syntwin-server's handler, in memory (generators.h: every generator
+ * runs in the server's own event loop):
  *  - GEN, before each connect(): which generator made the connection from which source port,
  *    its index and its knob values or profile, so every record names how its SYN was made;
  *  - RECORD, after it (the active direction): the SYN-ACK headers the client's kernel saved
@@ -22,7 +20,6 @@
 
 #include <stdint.h>
 
-#define CLIENT_SOCK_PATH "/run/syntwin-client.sock"
 #define SYNTWIN_MD5_KEY "syntwin-md5-key" /* TCP_MD5SIG key of the MD5 source addresses */
 
 enum active_kind {
@@ -60,7 +57,5 @@ int md5_key_for(int fd, int family, const char *peer);
 void client_msg_flow(struct active_msg *m, int family, const void *client, uint16_t client_port,
 		     const void *server, uint16_t server_port);
 
-/* A datagram socket connected to the server's CLIENT_SOCK_PATH, or -1 (message printed). */
-int client_channel_connect(void);
 
 #endif /* SYNTWIN_CLIENT_MSG_H */

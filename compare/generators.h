@@ -44,9 +44,8 @@ struct generators {
 
 void generators_init(struct generators *g, const struct gen_opts *o,
 		     int (*sink)(void *ctx, const struct active_msg *m), void *ctx, int ep);
-/* The generators' turn in a round of the loop; @go: they may start (a server without a plan
- * waits for SIGUSR1: other processes' generators first). Returns true in the round the last
- * one finished (or none was asked for, once @go). */
+/* The generators' turn in a round of the loop; @go: they may start. Returns true in the round
+ * the last one finished (or none was asked for, once @go). */
 bool generators_round(struct generators *g, bool go);
 /* An epoll event whose data.u32 @tag is GEN_TAG_CRAFTED or past GEN_TAG_SOCKETS. */
 void generators_event(struct generators *g, uint32_t tag);

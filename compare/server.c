@@ -5,9 +5,8 @@
  * cookie, classify, and record. As the guest's driver (--run-connections N, driver.h) it plans
  * the run and makes every connection in its own event loop (generators.h): the planned
  * handshakes, the crafted phase (or a replay) and the socket-knob connections, their labels and
- * records handed over in memory (a generator of another process may still send its own over
- * the channel, client_msg.h). Active-direction records (the SYN-ACK headers the client's kernel
- * saved) are compared the same way.
+ * records handed over in memory (client_msg.h). Active-direction records (the SYN-ACK headers
+ * the client's kernel saved) are compared the same way.
  * Writes connections.jsonl, mismatches.pcap and summary.json.
  * Exit: 0 all identical or explained and complete; 1 unexplained differences or partial; 2 usage.
  */
@@ -29,7 +28,6 @@
 #include <unistd.h>
 
 #include <sys/socket.h>
-#include <sys/un.h>
 
 #include "client_msg.h"
 #include "capture_client.h"
@@ -62,23 +60,23 @@
 #define PORT_BASE TOPO_PORT_BASE
 
 struct opts {
-	const char *out, *netns, *series_hash, *ready_file, *mix, *rerun_of, *p0f_db;
+	const char *out, *series_hash, *mix, *rerun_of, *p0f_db;
 	const char *generated_file;	/* the uptime every generator was done at, written here */
 	const char *netem, *netem_back;	/* the wire's faults (tc netem), for the summary */
 	const char *shard;	/* "I/N" of a sharded run (run-guest.sh), "" or "-": not one */
-	uint64_t connections, seed, small_buffer_permille, idle_s, test_corrupt, active;
+	uint64_t connections, seed, test_corrupt, active;
 	uint64_t test_fault_after;	/* TEST ONLY: after this many records, test_fault */
 	bool test_corrupt_covered;	/* TEST ONLY: corrupt_covered() */
 	int64_t test_reset;		/* TEST ONLY: reset (SO_LINGER 0) the child of socket
 					 * connection #test_reset; -1: none */
 	const char *test_fault;		/* "kill-server" or "panic" */
 	bool hex_all;
+	/* what the plan makes (driver_configure()) */
 	uint64_t held_back, abandoned, dup_synack; /* planned handshakes (gen/planned.c) */
-	bool sockets;			/* the socket generator runs in this loop (--sockets-*) */
+	bool sockets;			/* the socket generator runs in this loop */
 	struct sock_gen_opts gen;	/* ... with these options */
-	struct crafted_opts crafted;	/* the crafted phase's (--crafted-*, --fuzz-*, --tap-*) */
-	uint64_t planned_seed;		/* the planned handshakes' (--held-back ...) */
-	bool driver;			/* --run-connections: plan the run and start it (driver.h) */
+	struct crafted_opts crafted;	/* the crafted phase's */
+	uint64_t planned_seed;		/* the planned handshakes' */
 	const char *provides;		/* --provides: the series' declaration, in @decl */
 	struct provides decl;
 	const char *tree_file;		/* --tree: the kernel tree's facts, in @tree */
@@ -157,50 +155,34 @@ static const char *const tcpext_names[4] = { "SyncookiesRecv", "TCPTimeWaitOverf
 
 static volatile sig_atomic_t stop;
 static void on_signal(int sig) { stop = sig; }
-/* Every generator of another process has finished: for a server started without
- * --run-connections, whoever ran other generators sent SIGUSR1 (the driver has none: it starts
- * at once). This server's own generators (generators.h) start then; once they have finished
- * too, what is still owed either comes within SETTLE_S of quiet, or never (a connection whose
- * child never came: judged at the end). */
+/* Once every generator (generators.h) has finished, what is still owed either comes within
+ * SETTLE_S of quiet, or never (a connection whose child never came: judged at the end). */
 #define SETTLE_S 5
-static volatile sig_atomic_t generators_done;
-static void on_generators_done(int sig) { (void)sig; generators_done = 1; }
+/* With nothing at all for IDLE_S, the run stops (what is owed is judged at the end). */
+#define IDLE_S 30
+/* Per mille of passive connections whose saved SYN is first read with too small a buffer. */
+#define SMALL_BUFFER_PERMILLE 50
 
 static const char usage[] =
-	"usage: syntwin-server --out DIR [--connections N] [--seed S] [--netns NAME]\n"
-	"                      [--series-hash H] [--small-buffer-permille P] [--idle-timeout S]\n"
-	"                      [--ready-file F] [--active N] [--hex-all] [--mix NAME]\n"
-	"                      [--rerun-of DIR] [--test-corrupt K] [--test-reset I]\n"
-	"                      [--held-back H --abandoned A --dup-synack D]\n"
-	"                      [--test-fault kill-server|panic --test-fault-after N]\n"
-	"                      [--p0f-db FILE] [--shard I/N] [--netem SPEC] [--netem-back SPEC]\n"
-	"                      [--sockets-connections N [--sockets-OPTION V...]]\n"
-	"                      [--crafted-connections N --crafted-seed S] [--fuzz-connections N\n"
-	"                      --fuzz-seed S] [--tap-connections N --tap-seed S]\n"
-	"                      [--crafted-profiles DIR] [--crafted-rerun JSONL] [--crafted-shard I/N]\n"
-	"                      [--generated-file F]\n"
-	"                      [--run-connections N --run-mix MIX [--run-rerun JSONL]\n"
-	"                      [--run-parallel K]] [--provides FILE] --tree FILE\n"
+	"usage: syntwin-server --out DIR --run-connections N --provides FILE --tree FILE\n"
+	"                      [--seed S] [--run-mix MIX] [--run-rerun JSONL] [--run-parallel K]\n"
+	"                      [--shard I/N] [--series-hash H] [--rerun-of DIR] [--hex-all]\n"
+	"                      [--p0f-db FILE] [--netem SPEC] [--netem-back SPEC]\n"
+	"                      [--generated-file F] [--test-corrupt K] [--test-corrupt-covered]\n"
+	"                      [--test-reset I] [--test-fault kill-server|panic --test-fault-after N]\n"
+	"  --run-connections N  plan a run of N connections (plan.json; the seed, shard and --out\n"
+	"                    are this server's) and make it: the planned handshakes, the crafted\n"
+	"                    phase or the replay, the socket connections\n"
+	"  --provides FILE   what the kernel's series declares it implements (compare/provides.h):\n"
+	"                    the SYN-ACK save (the active direction), its counters; /dev/null\n"
+	"                    declares nothing\n"
 	"  --tree FILE       the kernel tree the run built (compare/tree_facts.h): its version\n"
 	"                    and the options the drop rules depend on (/mnt/ctl/tree)\n"
-	"  --provides FILE   what the kernel's series declares it implements (compare/provides.h):\n"
-	"                    the SYN-ACK save (the active direction), its counters; required with\n"
-	"                    --run-connections, nothing declared without it\n"
-	"  --run-connections N  be the guest's driver: plan a run of N connections (plan.json; the\n"
-	"                    seed, shard and --out are this server's) and make it: the planned\n"
-	"                    handshakes, the crafted phase or the replay, the socket connections\n"
 	"  --generated-file F  written when every generator is done: the uptime then (timing)\n"
-	"  --crafted-*, --fuzz-*, --tap-*, --replay-*  the crafted phase (gen/crafted_gen.h), run\n"
-	"                    in this process (without --run-connections: once SIGUSR1 came)\n"
-	"  --sockets-OPTION  then the socket-knob generator (gen/sock_gen.h); OPTION is one of\n"
-	"                    syntwin-client's (its --active and --test-reset are this server's)\n"
 	"  --hex-all         both byte strings in every JSONL record, not only differing ones\n"
-	"  --active N        also expect N active-direction records (SYN-ACKs the client saved)\n"
 	"  --p0f-db FILE     p0f's database for the records' p0f labels (/etc/p0f/p0f.fp)\n"
 	"  --netem SPEC, --netem-back SPEC  the tc netem faults on the client->server and\n"
 	"                    server->client paths, as run-guest.sh set them (summary)\n"
-	"  --held-back H --abandoned A --dup-synack D  the planned handshakes (gen/planned.h),\n"
-	"                      made in this process before the crafted phase\n"
 	"  --test-corrupt K  TEST ONLY: flip one byte of every K-th BPF record with a native copy\n"
 	"  --test-reset I    TEST ONLY: reset the child of socket connection #I (SO_LINGER 0)\n"
 	"  --test-corrupt-covered  TEST ONLY: make the kernel's copy wrong inside each region an\n"
@@ -208,36 +190,7 @@ static const char usage[] =
 	"  --test-fault F    TEST ONLY: once N records are on disk, SIGKILL this process or panic\n"
 	"                    the guest (sysrq), at that exact point\n";
 
-/*
- * Option @a (value @v or NULL) of a generator this server runs: --sockets-NAME (the socket
- * generator's), --crafted-*, --fuzz-*, --tap-* (the crafted phase's). Returns 1 taken (2 with
- * its value), 0 not one, -1 bad (printed).
- */
-static int parse_generators(struct opts *o, const char *a, const char *v)
-{
-	const char *name = a + strlen("--sockets-");
-	char err[256];
-	int rc;
-
-	if (strncmp(a, "--sockets-", strlen("--sockets-"))) {
-		rc = v && !strncmp(a, "--", 2) ? crafted_opt(&o->crafted, a + 2, v) : 0;
-		return rc > 0 ? 2 : rc;
-	}
-	if (sock_gen_flag(&o->gen, name))
-		return 1;
-	rc = v ? sock_gen_opt(&o->gen, name, v, err, sizeof(err)) : 0;
-	if (rc > 0) {
-		o->sockets |= !strcmp(name, "connections");
-		return 2;
-	}
-	if (rc < 0)
-		fprintf(stderr, "syntwin-server: %s\n", err);
-	else
-		fprintf(stderr, "syntwin-server: unknown option '%s'\n%s", a, usage);
-	return -1;
-}
-
-/* After the options: the generator checks the active direction and resets as the server
+/* After the plan: the socket generator checks the active direction and resets as the server
  * expects them. Returns 0, or -1 (printed). */
 static int sockets_check(struct opts *o)
 {
@@ -258,11 +211,9 @@ static int parse(int argc, char **argv, struct opts *o)
 
 	sock_gen_opts_init(&gen);
 	*o = (struct opts){ .gen = gen, .run = { .mix = "default", .parallel = 1 },
-			    .netns = "server", .series_hash = "", .mix = "", .rerun_of = "",
+			    .series_hash = "", .mix = "", .rerun_of = "",
 			    .p0f_db = "/etc/p0f/p0f.fp", .shard = "", .netem = "", .netem_back = "",
-			    .connections = 10000,
-			    .seed = 1, .small_buffer_permille = 50, .idle_s = 30,
-			    .test_reset = -1 };
+			    .seed = 1, .test_reset = -1 };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int rc = 0;
@@ -275,31 +226,19 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->test_corrupt_covered = true;
 			continue;
 		}
-		rc = parse_generators(o, a, v);
-		if (rc < 0)
-			return -1;
-		if (rc) {
-			i += rc - 1;
-			continue;
-		}
 		if (!v) {
 			fprintf(stderr, "syntwin-server: %s: missing value\n%s", a, usage);
 			return -1;
 		}
 		if (!strcmp(a, "--out"))
 			o->out = v;
-		else if (!strcmp(a, "--netns"))
-			o->netns = v;
 		else if (!strcmp(a, "--series-hash"))
 			o->series_hash = v;
-		else if (!strcmp(a, "--ready-file"))
-			o->ready_file = v;
 		else if (!strcmp(a, "--generated-file"))
 			o->generated_file = v;
 		else if (!strcmp(a, "--run-connections")) {
 			rc = parse_u64_range(a, v, 1, 100000000, &o->run.connections, err,
 					     sizeof(err));
-			o->driver = true;
 		} else if (!strcmp(a, "--provides"))
 			o->provides = v;
 		else if (!strcmp(a, "--tree"))
@@ -311,8 +250,6 @@ static int parse(int argc, char **argv, struct opts *o)
 		else if (!strcmp(a, "--run-parallel"))
 			rc = parse_u64_range(a, v, 1, SOCK_GEN_MAX_PARALLEL, &o->run.parallel, err,
 					     sizeof(err));
-		else if (!strcmp(a, "--mix"))
-			o->mix = v;
 		else if (!strcmp(a, "--rerun-of"))
 			o->rerun_of = v;
 		else if (!strcmp(a, "--p0f-db"))
@@ -323,22 +260,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->netem_back = v;
 		else if (!strcmp(a, "--shard"))
 			o->shard = strcmp(v, "-") ? v : "";
-		else if (!strcmp(a, "--connections"))
-			rc = parse_u64_range(a, v, 0, 100000000, &o->connections, err, sizeof(err));
 		else if (!strcmp(a, "--seed"))
 			rc = parse_u64_range(a, v, 0, UINT64_MAX, &o->seed, err, sizeof(err));
-		else if (!strcmp(a, "--small-buffer-permille"))
-			rc = parse_u64_range(a, v, 0, 1000, &o->small_buffer_permille, err, sizeof(err));
-		else if (!strcmp(a, "--idle-timeout"))
-			rc = parse_u64_range(a, v, 1, 3600, &o->idle_s, err, sizeof(err));
-		else if (!strcmp(a, "--held-back"))
-			rc = parse_u64_range(a, v, 0, 100000, &o->held_back, err, sizeof(err));
-		else if (!strcmp(a, "--abandoned"))
-			rc = parse_u64_range(a, v, 0, 100000, &o->abandoned, err, sizeof(err));
-		else if (!strcmp(a, "--dup-synack"))
-			rc = parse_u64_range(a, v, 0, 100000, &o->dup_synack, err, sizeof(err));
-		else if (!strcmp(a, "--active"))
-			rc = parse_u64_range(a, v, 0, 100000000, &o->active, err, sizeof(err));
 		else if (!strcmp(a, "--test-fault-after"))
 			rc = parse_u64_range(a, v, 1, UINT64_MAX, &o->test_fault_after, err,
 					     sizeof(err));
@@ -365,9 +288,9 @@ static int parse(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "syntwin-server: --out is required\n%s", usage);
 		return -1;
 	}
-	if (o->driver && !o->provides) {
-		fprintf(stderr, "syntwin-server: --run-connections needs --provides (the series' "
-			"declaration; /dev/null declares nothing)\n");
+	if (!o->run.connections || !o->provides) {
+		fprintf(stderr, "syntwin-server: --run-connections and --provides are required (the "
+			"series' declaration; /dev/null declares nothing)\n%s", usage);
 		return -1;
 	}
 	if (o->provides && provides_load(o->provides, &o->decl, err, sizeof(err))) {
@@ -383,7 +306,7 @@ static int parse(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "syntwin-server: --tree %s\n", err);
 		return -1;
 	}
-	return sockets_check(o);
+	return 0;
 }
 
 /*
@@ -906,9 +829,6 @@ static void compare_one(struct conn_record *c, const uint8_t *native, int n, con
 }
 
 
-static void drain_channel(int ufd, const struct opts *o, struct capture_client *cc,
-			  struct report *rep, struct stats *st);
-
 static void flow_of_key(const struct capture_key *k, struct label_flow *f)
 {
 	memset(f, 0, sizeof(*f));
@@ -977,25 +897,18 @@ static int take_syn_label(const struct label_flow *f, bool has_isn, uint32_t isn
 }
 
 /*
- * The label of the connection whose SYN had flow @f (and ISN @isn if @has_isn), draining the
- * channel once if it has not arrived yet: it was sent before the SYN, so it is there by now.
+ * The label of the connection whose SYN had flow @f (and ISN @isn if @has_isn): its generator
+ * gave it before making the SYN, in this process, so it is here if there is one.
  */
 static void attach_label(struct conn_record *c, const struct label_flow *f, bool has_isn,
-			 uint32_t isn, uint64_t syn_ns, int ufd, struct label *keep,
-			 const struct opts *o, struct capture_client *cc, struct report *rep,
-			 struct stats *st)
+			 uint32_t isn, uint64_t syn_ns, struct label *keep, struct stats *st)
 {
 	struct label l;
 	bool dup;
 
 	/* (set aside: a connection the client saw fail, reset after its child was made) */
-	if (take_syn_label(f, has_isn, isn, syn_ns, &l, &dup) && ufd >= 0) {
-		drain_channel(ufd, o, cc, rep, st);
-		if (take_syn_label(f, has_isn, isn, syn_ns, &l, &dup))
-			return;
-	} else if (ufd < 0) {
+	if (take_syn_label(f, has_isn, isn, syn_ns, &l, &dup))
 		return;
-	}
 	use_label(c, &l, keep);
 	if (dup) {
 		/* One SYN, two sockets (a syncookie ACK and the FIN behind it on two CPUs). */
@@ -1016,13 +929,13 @@ static bool small_buffer_check(const struct opts *o, const struct conn_record *c
 	uint64_t s;
 
 	if (!c->gen)
-		return rng_permille(rng, (unsigned int)o->small_buffer_permille);
+		return rng_permille(rng, SMALL_BUFFER_PERMILLE);
 	s = fnv1a_str(o->seed ^ (c->gen_index + 1) * 0x9e3779b97f4a7c15ull, c->gen);
-	return rng_permille(&s, (unsigned int)o->small_buffer_permille);
+	return rng_permille(&s, SMALL_BUFFER_PERMILLE);
 }
 
 /* A passive connection: the accepted socket's saved SYN. */
-static void one_socket(int fd, int family, int mode, int ufd, const struct opts *o,
+static void one_socket(int fd, int family, int mode, const struct opts *o,
 		       uint64_t *rng, struct capture_client *cc, struct report *rep,
 		       struct stats *st)
 {
@@ -1064,7 +977,7 @@ static void one_socket(int fd, int family, int mode, int ufd, const struct opts 
 	}
 	/* a cookie child's SYN is an earlier connection's: its label is found as a duplicate */
 	syn_ns = have_key && !(peek.flags & CAP_F_NO_SYN) ? capture_first_ts(cc, &peek) : 0;
-	attach_label(&c, &f, have_key, have_key ? k.seq : 0, syn_ns, ufd, &keep, o, cc, rep, st);
+	attach_label(&c, &f, have_key, have_key ? k.seq : 0, syn_ns, &keep, st);
 	check = small_buffer_check(o, &c, rng);
 	st->small_buffer_checks += check;
 	n = read_native_checked(fd, check, native, sizeof(native), small, sizeof(small));
@@ -1210,17 +1123,6 @@ static void handle_msg(struct active_msg *m, const struct opts *o, struct captur
 		    m->small, o, cc, rep, st);
 }
 
-/* The channel's messages from the generators of other processes. */
-static void drain_channel(int ufd, const struct opts *o, struct capture_client *cc,
-			  struct report *rep, struct stats *st)
-{
-	struct active_msg m;
-	ssize_t got;
-
-	while ((got = recv(ufd, &m, sizeof(m), MSG_DONTWAIT)) > 0)
-		if (got == sizeof(m))
-			handle_msg(&m, o, cc, rep, st);
-}
 
 /* What the in-process socket generator's sink hands the messages to. */
 struct run_ctx {
@@ -1253,21 +1155,6 @@ static int listener_knobs(int fd, int family)
 	return md5_key_for(fd, family, family == AF_INET ? TOPO_MD5_CLIENT4 : TOPO_MD5_CLIENT6);
 }
 
-/* The datagram socket the generators send to (client_msg.h). */
-static int active_socket(void)
-{
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0), big = 4 << 20;
-
-	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s", CLIENT_SOCK_PATH);
-	unlink(CLIENT_SOCK_PATH);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
-		log_err("bind %s", CLIENT_SOCK_PATH);
-		return -1;
-	}
-	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big, sizeof(big));
-	return fd;
-}
 
 /* Captures still waiting for a socket (counted in checkpoint summaries). */
 static int count_waiting(const struct capture_key *k, const struct capture_rec *r, void *arg)
@@ -1985,23 +1872,15 @@ static void check_expectations(const struct opts *o, struct capture_client *cc, 
 }
 
 /*
- * The end of a run, however it ended: the channel's last messages, every capture no socket
- * took judged, evictions and memory, the syncookie cross-check, the records closed, the final
+ * The end of a run, however it ended: every capture no socket took judged, evictions and memory, the syncookie cross-check, the records closed, the final
  * summary and the result line. Returns the exit status.
  */
 static int finish_run(const struct opts *o, struct capture_client *cc, struct report *rep,
-		      struct stats *st, int ufd)
+		      struct stats *st)
 {
 	int64_t cookie_growth;
 	int rc;
 
-	/* A last look at the channel (GAVE_UP and labels sent since), then every capture no
-	 * socket took gets its verdict. */
-	if (ufd >= 0) {
-		drain_channel(ufd, o, cc, rep, st);
-		close(ufd);
-		unlink(CLIENT_SOCK_PATH);
-	}
 	mem_collect(st);
 	if (st->write_errno) {
 		/* The results cannot be written: what is left belongs to connections this run never
@@ -2083,25 +1962,22 @@ static void note_generated(const struct opts *o)
 		log_err("write %s", o->generated_file);
 }
 
-/* The epoll tags: listeners 0-3, the channel, then the generators' (generators.h). */
-#define TAG_CHANNEL 4
-
+/* The epoll tags: listeners 0-3, then the generators' (generators.h). */
 static struct generators gens; /* this process's own generators (the socket one's ports: big) */
 
 /* The event loop's state. */
 struct loop {
-	int ep, lfd[4], ufd;
+	int ep, lfd[4];
 	bool noted;		/* every generator is done: note_generated() done */
 	uint64_t rng;
 	time_t last, last_progress;
 	struct run_ctx ctx;
 };
 
-/* The server's own generators' turn in a round: they start once the other processes'
- * generators are done (generators_done); once the last has finished, that time is noted. */
+/* The generators' turn in a round; once the last has finished, that time is noted. */
 static void generators_turn(struct loop *L)
 {
-	if (generators_round(&gens, generators_done) && !L->noted) {
+	if (generators_round(&gens, true) && !L->noted) {
 		L->last = time(NULL);
 		note_generated(L->ctx.o);
 		L->noted = true;
@@ -2116,7 +1992,7 @@ static void accept_all(struct loop *L, int i)
 	int fd;
 
 	while ((fd = accept4(L->lfd[i], NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
-		one_socket(fd, i < 2 ? AF_INET : AF_INET6, i % 2 + 1, L->ufd, o, &L->rng,
+		one_socket(fd, i < 2 ? AF_INET : AF_INET6, i % 2 + 1, o, &L->rng,
 			   L->ctx.cc, L->ctx.rep, L->ctx.st);
 		/* Take what a Fast Open SYN carried: closing with unread data would reset the
 		 * connection under the client. */
@@ -2128,7 +2004,7 @@ static void accept_all(struct loop *L, int i)
 	}
 }
 
-/* One epoll round: listeners, the channel, the generator's sockets. */
+/* One epoll round: listeners, the generators' sockets and devices. */
 static void poll_round(struct loop *L)
 {
 	struct epoll_event evs[16];
@@ -2143,8 +2019,6 @@ static void poll_round(struct loop *L)
 
 		if (tag >= GEN_TAG_CRAFTED)
 			generators_event(&gens, tag);
-		else if (tag == TAG_CHANNEL)
-			drain_channel(L->ufd, L->ctx.o, L->ctx.cc, L->ctx.rep, L->ctx.st);
 		else
 			accept_all(L, (int)tag);
 	}
@@ -2165,10 +2039,10 @@ static bool loop_ends(struct loop *L, time_t now)
 			(unsigned long long)st->conns, (unsigned long long)st->active);
 		return true;
 	}
-	if ((uint64_t)(now - L->last) < o->idle_s)
+	if (now - L->last < IDLE_S)
 		return false;
-	fprintf(stderr, "syntwin-server: nothing for %llu s; stopping with %llu of %llu "
-		"connections, %llu of %llu active records\n", (unsigned long long)o->idle_s,
+	fprintf(stderr, "syntwin-server: nothing for %d s; stopping with %llu of %llu "
+		"connections, %llu of %llu active records\n", IDLE_S,
 		(unsigned long long)st->conns, (unsigned long long)o->connections,
 		(unsigned long long)st->active, (unsigned long long)o->active);
 	return true;
@@ -2204,8 +2078,6 @@ static void serve(struct loop *L)
 	}
 }
 
-/* The run's start: the witness, the results, the listeners and the channel, the ready file,
- * the start-of-run counters and a first summary marked partial. Returns 0, or -1 (printed). */
 /*
  * What the series declares decides what the kernel's counters are held to: the syncookie
  * cross-check's counter is the series' TCPSynNotSavedCookie where it declares it, else the
@@ -2231,13 +2103,13 @@ static void declare_counters(const struct opts *o, struct stats *st)
 		cookie_at = (uint64_t)o->gen.cookie_at, cookie_tail = o->gen.cookie_tail;
 }
 
+/* The run's start: the witness, the results, the listeners, the start-of-run counters and a
+ * first summary marked partial. Returns 0, or -1 (printed). */
 static int setup(struct loop *L, struct opts *o, struct capture_client *cc, struct report *rep,
 		 struct stats *st)
 {
-	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = TAG_CHANNEL };
-
 	run_tree = o->tree;
-	if (enter_netns(o->netns) || rx_env_init() || capture_client_open(cc) ||
+	if (enter_netns("server") || rx_env_init() || capture_client_open(cc) ||
 	    !(mem = saved_syn_mem_open_pinned()) || report_open(rep, o->out))
 		return -1;
 	rep->shard = o->shard;
@@ -2257,17 +2129,6 @@ static int setup(struct loop *L, struct opts *o, struct capture_client *cc, stru
 	    labels_init(&missing_flows, 1u << 12) || labels_init(&failed_labels, 1u << 8))
 		return -1;
 	wire_faults = o->netem[0] || o->netem_back[0];
-	L->ufd = active_socket();
-	if (L->ufd < 0 || epoll_ctl(L->ep, EPOLL_CTL_ADD, L->ufd, &ev))
-		return -1;
-	if (o->ready_file) {
-		FILE *rf = fopen(o->ready_file, "w");
-
-		if (!rf || fclose(rf)) {
-			fprintf(stderr, "syntwin-server: cannot write %s\n", o->ready_file);
-			return -1;
-		}
-	}
 	/* Start-of-run memory (soak runs compare it with the end), then a summary marked partial at
 	 * once: whatever ends this process from here on leaves one on disk. */
 	st->evictions = -1;
@@ -2341,19 +2202,16 @@ int main(int argc, char **argv)
 	struct report rep;
 	struct stats st = { 0 };
 	struct opts o;
-	struct loop L = { .ufd = -1 };
+	struct loop L = { 0 };
 	char err[2048];
 	uint64_t gen_errors = 0;
 	struct plan plan;
 	struct planned planned;
 	int rc;
 
-	if (parse(argc, argv, &o) || (o.driver && driver_configure(&o, &plan)))
+	if (parse(argc, argv, &o) || driver_configure(&o, &plan))
 		return 2;
-	if (o.driver)
-		run_plan = &plan;
-	if (!o.driver)
-		o.planned_seed = o.seed + 3; /* (the plan's choice: plan.c) */
+	run_plan = &plan;
 	if (!o.test_fault != !o.test_fault_after) {
 		fprintf(stderr, "syntwin-server: --test-fault and --test-fault-after go together\n");
 		return 2;
@@ -2365,7 +2223,6 @@ int main(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	signal(SIGUSR1, on_generators_done);
 	if (setup(&L, &o, &cc, &rep, &st))
 		return 2;
 	L.ctx = (struct run_ctx){ &o, &cc, &rep, &st };
@@ -2377,14 +2234,12 @@ int main(int argc, char **argv)
 						   .crafted = &o.crafted,
 						   .sockets = o.sockets ? &o.gen : NULL },
 			to_server, &L.ctx, L.ep);
-	if (o.driver)
-		generators_done = 1; /* (no other process makes connections) */
 	L.rng = o.seed;
 	L.last = L.last_progress = time(NULL);
 	serve(&L);
 	/* (everything owed came, or the run stopped: a generator still going is closed) */
 	gen_errors += generators_close(&gens);
-	rc = finish_run(&o, &cc, &rep, &st, L.ufd);
+	rc = finish_run(&o, &cc, &rep, &st);
 	if (gen_errors && rc == 0) {
 		fprintf(stderr, "syntwin: a traffic generator failed (named above)\n");
 		rc = 1;

@@ -1,21 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * syntwin-crafted (guest, server netns): the tun peer (tun_peer.h) as a process of its own. It
- * writes SYNs built from the shapes of gen/profiles/NAME.syn (walk.h; with --fuzz, mutated),
- * completes each handshake and labels each flow for the server over the channel
- * (client_msg.h): "crafted" for shapes that must connect, "rejected" for those that must not
- * (sent once each, no answer awaited). With --replay FILE it sends instead every SYN of a
- * capture file (pcap_syns.h), rewriting only addresses, ports and checksums (and the IP length,
- * as the payload is not sent): "replay".
- * usage: syntwin-crafted --connections N [--seed S] [--profiles DIR] [--dev tun0] [--fuzz]
+ * syntwin-crafted --count (guest, and the host for a replay): how many connections a selection
+ * of the crafted phase makes, for the run's plan (compare/driver.c). The phase itself runs in
+ * syntwin-server's event loop (gen/crafted_gen.h); this program walks the same sequence
+ * (walk.h) without sending anything.
+ * usage: syntwin-crafted --count --connections N [--seed S] [--profiles DIR] [--fuzz] [--tap]
  *                        [--tree FILE]   (the kernel tree's facts: a shape whose drop rule
  *                                         holds from a version on needs them, tree_facts.h)
- *        syntwin-crafted --tap --dev tap0 ...   (Ethernet frames on a tap device instead)
- *        syntwin-crafted --replay FILE [--count]
- * With --rerun JSONL only the connections that were not identical in that earlier run are made
- * (their indexes, or packet numbers for a replay); --count prints how many would connect.
- * In a run syntwin-server makes all of these itself (gen/crafted_gen.h, one event loop); this
- * program counts them for its plan (--count), and makes them on its own for a look by hand.
+ *        syntwin-crafted --count --replay FILE   (the SYNs of a capture a replay sends)
+ * With --rerun JSONL only the connections that were not identical in that earlier run count
+ * (their indexes, or packet numbers for a replay); --shard I/N, that slice of the walk.
  */
 #define _GNU_SOURCE
 #include <stdbool.h>
@@ -23,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client_msg.h"
 #include "net_helpers.h"
 #include "parse_num.h"
 #include "replay.h"
@@ -34,93 +27,67 @@
 #include "walk.h"
 
 static struct shape_set shapes;
-static uint64_t made, failed, rejected_sent;
 static struct rerun_set only;
 static const char *rerun_file;
 static bool fuzz_mode;
 
-/* Replays @file one SYN at a time, blocking; with @count_only prints how many SYNs would be
- * sent and sends none. */
-static int replay(const char *file, int count_only)
+/* Prints how many SYNs of @file a replay sends. */
+static int replay_count(const char *file)
 {
 	struct replay_list l;
-	uint64_t sent = 0, given_up = 0;
-	char err[512], name[64];
+	char err[512];
 
 	if (replay_load(file, &only, &l, err, sizeof(err))) {
 		fprintf(stderr, "syntwin: %s\n", err);
 		return 2;
 	}
-	if (count_only) {
-		printf("%zu\n", l.n);
-		replay_free(&l);
-		return 0;
-	}
-	for (size_t i = 0; i < l.n; i++) {
-		const struct replay_syn *r = &l.v[i];
-		struct active_msg m;
-		struct syn_out o;
-		int rc;
-
-		replay_prepare(&l, r, &m, &o, name, sizeof(name));
-		if (tell_flow(CLIENT_GEN, r->family, r->sport, r->dport, r->isn, &m)) {
-			log_err("telling the server about %s", name);
-			failed++;
-			break;
-		}
-		rc = one_syn(&o);
-		*(rc < 0 ? &failed : rc > 0 ? &given_up : &sent) += 1;
-	}
-	pump_closes(1500);
-	replay_print(&l, sent, given_up, 0); /* no witness to ask here: each waited out */
+	printf("%zu\n", l.n);
 	replay_free(&l);
-	return failed ? 1 : 0;
+	return 0;
 }
 
-/*
- * The crafted or fuzzed run (walk.h): the selected SYNs written and their handshakes made, one at
- * a time. With @dry nothing is sent: returns how many connections the selection makes.
- * Otherwise returns 0, or -1 on a failure to go on.
- */
-static int64_t walk(uint64_t n, uint64_t seed, bool dry)
+/* How many connections the crafted or fuzzed walk of @n SYNs (walk.h) makes: its selected
+ * SYNs that must connect. */
+static int64_t walk_count(uint64_t n, uint64_t seed)
 {
 	struct walk w;
 	struct walk_syn ws;
 	int64_t counted = 0;
 
 	walk_init(&w, &shapes, n, seed, fuzz_mode, &only);
-	while (walk_next(&w, &ws)) {
-		const struct syn_shape *s = &ws.s;
-		struct syn_out out;
-		struct flow f;
-		uint8_t pkt[CRAFT_MAX];
+	while (walk_next(&w, &ws))
+		counted += ws.selected && !ws.s.bad;
+	return counted;
+}
 
-		if (dry) {
-			counted += ws.selected && !s->bad;
-			continue;
-		}
-		if (!ws.selected)
-			continue; /* walked past as the whole run does, its draws made */
-		if (tell_shape(s, fuzz_mode, ws.sport, ws.dport, ws.isn, ws.index)) {
-			log_err("telling the server about %s", s->name);
-			return -1;
-		}
-		syn_out_of_walk(&ws, &f, pkt, &out);
-		if (one_syn(&out)) {
-			failed++;
-			continue;
-		}
-		if (s->bad)
-			rejected_sent++;
-		else
-			made++;
+static const char usage[] =
+	"usage: syntwin-crafted --count --connections N [--seed S] [--profiles DIR] [--fuzz]\n"
+	"                       [--tap] [--tree FILE] [--rerun JSONL | --shard I/N]\n"
+	"       syntwin-crafted --count --replay FILE [--rerun JSONL | --shard I/N]\n";
+
+/* The connections the selection makes: a rerun's are the earlier run's indexes that are not
+ * must-drop; a shard's, its slice of the walk. */
+static int crafted_count(const char *dir, const struct tree_facts *tree, uint64_t n,
+			 uint64_t seed)
+{
+	int64_t cnt = 0;
+
+	if (walk_load_profiles(dir, tree, &shapes))
+		return 2;
+	if (rerun_file) {
+		for (size_t j = 0; j < only.n; j++)
+			cnt += rerun_has(&only, only.idx[j]) &&
+			       (fuzz_mode || !shapes.shapes[only.idx[j] % shapes.n].bad);
+	} else {
+		cnt = walk_count(n, seed);
 	}
-	return dry ? counted : 0;
+	printf("%lld\n", (long long)cnt);
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	const char *dir = "/src/gen/profiles", *dev = "tun0", *replay_file = NULL, *tree_file = NULL;
+	const char *dir = "/src/gen/profiles", *replay_file = NULL, *tree_file = NULL;
 	static struct tree_facts tree_of_file;
 	const struct tree_facts *tree = NULL;
 	int count_only = 0, fuzz = 0;
@@ -137,7 +104,7 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (!v) {
-			fprintf(stderr, "syntwin-crafted: %s: missing value\n", a);
+			fprintf(stderr, "syntwin-crafted: %s: missing value\n%s", a, usage);
 			return 2;
 		}
 		if (!strcmp(a, "--connections"))
@@ -146,8 +113,6 @@ int main(int argc, char **argv)
 			rc = parse_u64_range(a, v, 0, UINT64_MAX, &seed, err, sizeof(err));
 		else if (!strcmp(a, "--profiles"))
 			dir = v;
-		else if (!strcmp(a, "--dev"))
-			dev = v;
 		else if (!strcmp(a, "--replay"))
 			replay_file = v;
 		else if (!strcmp(a, "--rerun"))
@@ -157,14 +122,18 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--tree"))
 			tree_file = v;
 		else {
-			fprintf(stderr, "usage: syntwin-crafted --connections N [--seed S] "
-					"[--profiles DIR] [--dev tun0] [--tree FILE]\n");
+			fprintf(stderr, "syntwin-crafted: unknown option '%s'\n%s", a, usage);
 			return 2;
 		}
 		if (rc) {
 			fprintf(stderr, "syntwin-crafted: %s\n", err);
 			return 2;
 		}
+	}
+	if (!count_only) {
+		/* (a run makes the crafted phase in syntwin-server's loop, gen/crafted_gen.h) */
+		fprintf(stderr, "syntwin-crafted: only counts (--count)\n%s", usage);
+		return 2;
 	}
 	if (tree_file) {
 		if (tree_facts_load(tree_file, &tree_of_file, err, sizeof(err))) {
@@ -173,48 +142,13 @@ int main(int argc, char **argv)
 		}
 		tree = &tree_of_file;
 	}
-	run_seed = seed;
 	fuzz_mode = fuzz;
 	if (peer_addresses(tap_mode))
 		return 2;
 	if (rerun_file && rerun_load(rerun_file, replay_file ? "replay" : fuzz_mode ? "fuzz" :
 				     tap_mode ? "crafted-tap,rejected" : "crafted,rejected", &only))
 		return 2;
-	if (replay_file && count_only)
-		return replay(replay_file, 1);
-	if (replay_file) {
-		if ((ufd = client_channel_connect()) < 0 || enter_netns("server") ||
-		    (tun = open_tun(dev)) < 0)
-			return 2;
-		return replay(replay_file, 0);
-	}
-	if (count_only) {
-		/* the connections the selection makes: a rerun's are the earlier run's indexes that
-		 * are not must-drop; a shard's, its slice of the walk */
-		int64_t cnt = 0;
-
-		if (walk_load_profiles(dir, tree, &shapes))
-			return 2;
-		if (rerun_file) {
-			for (size_t j = 0; j < only.n; j++)
-				cnt += rerun_has(&only, only.idx[j]) &&
-				       (fuzz_mode || !shapes.shapes[only.idx[j] % shapes.n].bad);
-		} else {
-			cnt = walk(n, seed, true);
-		}
-		printf("%lld\n", (long long)cnt);
-		return 0;
-	}
-	if (walk_load_profiles(dir, tree, &shapes) || (ufd = client_channel_connect()) < 0 || enter_netns("server") ||
-	    (tun = open_tun(dev)) < 0)
-		return 2;
-
-	if (walk(n, seed, false) < 0)
-		return 2;
-	pump_closes(1500); /* the last connections' FINs */
-	printf("%s: %llu connections from %zu %sshapes, %llu SYNs the kernel must drop, %llu "
-	       "failed\n", fuzz_mode ? "fuzz" : "crafted", (unsigned long long)made, shapes.n,
-	       fuzz_mode ? "fuzzed profile " : "", (unsigned long long)rejected_sent,
-	       (unsigned long long)failed);
-	return failed ? 1 : 0;
+	if (replay_file)
+		return replay_count(replay_file);
+	return crafted_count(dir, tree, n, seed);
 }

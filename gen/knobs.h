@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The socket-knob matrix of syntwin-client: which kernel-built SYN a connection gets. Every value
+ * The socket-knob matrix of the socket generator (sock_gen.h): which kernel-built SYN a connection gets. Every value
  * comes from the run's seed, so a connection's SYN shape is reproducible from (seed, index).
  */
 #ifndef SYNTWIN_KNOBS_H

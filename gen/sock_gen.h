@@ -5,8 +5,8 @@
  * the socket-knob matrix (knobs.h), --parallel K of them in flight. Each socket is made in the
  * client netns (an fd kept for it; the caller's own netns is returned to at once), so the
  * generator runs inside syntwin-server's loop: its labels and active records are handed to the
- * server's handler in memory (the sink), not over a channel. syntwin-client runs the same
- * module on its own, with the channel (client_msg.h) as its sink.
+ * server's handler in memory (the sink). syntwin-client only counts what a selection makes
+ * (sock_gen_count()).
  *
  * The loop's part: register nothing; call sock_gen_step() after each round (it starts what may
  * start), sock_gen_event() for each epoll event whose data.u32 is at or past the tag given to

@@ -1,21 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * syntwin-client: the socket-knob generator (sock_gen.h) on its own, for a server started
- * separately: its labels and active records go over the channel (client_msg.h). A run does not
- * use it for connections (syntwin-server runs the same generator in its own loop); run-guest.sh
- * asks it how many connections a selection makes (--count).
+ * syntwin-client --count: how many connections the socket-knob generator (sock_gen.h) makes for
+ * a selection (a rerun, a shard), for the run's plan (compare/driver.c). The generator itself runs
+ * in syntwin-server's event loop.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/epoll.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include "sock_gen.h"
 
-static const char usage[] = "usage: syntwin-client [OPTION...]\n";
+static const char usage[] = "usage: syntwin-client --count [OPTION...]\n";
 
 static int parse(int argc, char **argv, struct sock_gen_opts *o)
 {
@@ -57,53 +52,20 @@ static int parse(int argc, char **argv, struct sock_gen_opts *o)
 	return 0;
 }
 
-/* The sink: one datagram to the server. */
-static int to_channel(void *ctx, const struct active_msg *m)
-{
-	return send(*(int *)ctx, m, sizeof(*m), 0) == sizeof(*m) ? 0 : -1;
-}
-
 int main(int argc, char **argv)
 {
-	static struct sock_gen g;
 	struct sock_gen_opts o;
-	struct epoll_event evs[SOCK_GEN_MAX_PARALLEL];
-	int ufd, ep, rc = 0;
+	uint64_t cnt;
 
 	if (parse(argc, argv, &o))
 		return 2;
-	if (o.count) {
-		uint64_t cnt;
-
-		if (sock_gen_count(&o, &cnt))
-			return 2;
-		printf("%llu\n", (unsigned long long)cnt);
-		return 0;
-	}
-	ufd = client_channel_connect();
-	ep = epoll_create1(EPOLL_CLOEXEC);
-	if (ufd < 0 || ep < 0 || sock_gen_open(&g, &o, to_channel, &ufd, ep, 0))
+	if (!o.count) {
+		fprintf(stderr, "syntwin-client: only counts (--count); a run makes its connections "
+			"in syntwin-server\n%s%s", usage, sock_gen_usage);
 		return 2;
-	while (!sock_gen_finished(&g)) {
-		int n;
-
-		if (sock_gen_step(&g)) {
-			rc = 2;
-			break;
-		}
-		if (sock_gen_finished(&g))
-			break;
-		n = epoll_wait(ep, evs, SOCK_GEN_MAX_PARALLEL, 1000);
-		for (int e = 0; e < n; e++)
-			sock_gen_event(&g, evs[e].data.u32);
-		if (n < 0 && errno != EINTR) {
-			perror("syntwin-client: epoll_wait");
-			rc = 2;
-			break;
-		}
 	}
-	/* a failed connection is the server's to judge; the client fails on its own errors */
-	if (sock_gen_close(&g) && !rc)
-		rc = 1;
-	return rc;
+	if (sock_gen_count(&o, &cnt))
+		return 2;
+	printf("%llu\n", (unsigned long long)cnt);
+	return 0;
 }

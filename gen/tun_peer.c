@@ -6,8 +6,7 @@
  * SYN-ACK had one) so the server accepts a real connection, and answers the server's FIN with
  * RST+ACK (no TIME_WAIT). Before each SYN the server is told the flow, its ISN and what made it
  * (client_msg.h). syntwin-server drives it from its event loop (gen/planned.c, the planned
- * handshakes; gen/crafted_gen.c, the crafted phase and replays); syntwin-crafted
- * (gen/crafted_main.c), by hand, with blocking waits.
+ * handshakes; gen/crafted_gen.c, the crafted phase and replays).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -16,14 +15,12 @@
 #include <fcntl.h>
 #include <linux/if_tun.h>
 #include <net/if.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -41,7 +38,7 @@
 #include "topology.h"
 #include "tun_peer.h"
 
-int tun = -1, ufd = -1;
+int tun = -1;
 uint32_t port_tsval[65536]; /* each flow's SYN timestamp, by our port (PAWS) */
 int (*peer_sink)(void *ctx, const struct active_msg *m);
 bool (*peer_drop_probe)(void *ctx, const struct flow *f, uint32_t isn);
@@ -127,9 +124,7 @@ int tell_flow(int kind, int family, uint16_t sport, uint16_t dport, uint32_t isn
 
 int tell_msg(const struct active_msg *m)
 {
-	if (peer_sink)
-		return peer_sink(peer_sink_ctx, m);
-	return send(ufd, m, sizeof(*m), 0) == sizeof(*m) ? 0 : -1;
+	return peer_sink ? peer_sink(peer_sink_ctx, m) : -1;
 }
 
 int tell_shape(const struct syn_shape *s, bool fuzz, uint16_t sport, uint16_t dport, uint32_t isn,
@@ -253,27 +248,6 @@ static void note_closed(uint16_t port)
 	open_port[port] = 0;
 }
 
-static long ms_since(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (t1.tv_sec - t0->tv_sec) * 1000 + (t1.tv_nsec - t0->tv_nsec) / 1000000;
-}
-
-void pump_closes(int ms)
-{
-	struct timespec t0;
-	long left;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	while (open_count && (left = ms - ms_since(&t0)) > 0)
-		pump(left < 20 ? (int)left : 20, 0, 0, NULL);
-	if (open_count)
-		fprintf(stderr, "syntwin: tun peer: %llu connection(s) not closed by the server in "
-			"%d ms (left to the kernel)\n", (unsigned long long)open_count, ms);
-}
-
 /* Reads what tun0 has for up to @ms: FINs are answered; returns 1 when a segment @want accepts
  * is seen, filling @got. */
 int pump_ready(bool (*want)(const struct seg *g, const void *arg), const void *arg,
@@ -307,24 +281,6 @@ int pump_ready(bool (*want)(const struct seg *g, const void *arg), const void *a
 	return 0;
 }
 
-int pump_until(int ms, bool (*want)(const struct seg *g, const void *arg), const void *arg,
-	       struct seg *got)
-{
-	struct pollfd p = { .fd = tun, .events = POLLIN };
-	struct timespec t0;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		long left;
-
-		if (pump_ready(want, arg, got))
-			return 1;
-		left = ms - ms_since(&t0);
-		if (left <= 0)
-			return 0;
-		poll(&p, 1, (int)left);
-	}
-}
 
 bool is_synack_of(const struct seg *g, const void *arg)
 {
@@ -333,12 +289,6 @@ bool is_synack_of(const struct seg *g, const void *arg)
 	return (g->flags & 0x12) == 0x12 && g->dport == w->sport && g->ack == w->isn + 1;
 }
 
-int pump(int ms, uint16_t sport, uint32_t isn, struct seg *synack)
-{
-	struct synack_of w = { sport, isn };
-
-	return pump_until(ms, sport ? is_synack_of : NULL, &w, synack);
-}
 
 void syn_out_of_walk(const struct walk_syn *ws, struct flow *f, uint8_t *pkt,
 		     struct syn_out *o)
@@ -423,21 +373,3 @@ int syn_answer(const struct syn_out *o, const struct seg *sa)
 	return 0;
 }
 
-int one_syn(const struct syn_out *o)
-{
-	struct synack_of w = { o->sport, o->isn };
-	struct seg sa;
-
-	if (syn_write(o))
-		return -1;
-	if (o->expect_drop)
-		return 0;
-	if (!pump_until(3000, is_synack_of, &w, &sa)) {
-		syn_gave_up(o, false);
-		return 1;
-	}
-	if (syn_answer(o, &sa))
-		return -1;
-	pump(0, 0, 0, &sa);
-	return 0;
-}

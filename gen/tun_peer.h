@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the tun peer's parts share (gen/tun_peer.c: the device, the server channel, reading
- * segments; gen/crafted_gen.c and gen/planned.c: the server's loop modules that drive it): one
- * device fd in the server netns, and where labels go (the server's handler, or a channel).
+ * What the tun peer's parts share (gen/tun_peer.c: the device, reading segments;
+ * gen/crafted_gen.c and gen/planned.c: the server's loop modules that drive it): one device fd
+ * in the server netns, and where labels go (the server's handler).
  */
 #ifndef SYNTWIN_TUN_PEER_H
 #define SYNTWIN_TUN_PEER_H
@@ -16,9 +16,9 @@
 #include "profile.h"
 #include "walk.h"
 
-extern int tun, ufd;		/* the tun (or tap) device; the channel to the server */
+extern int tun;			/* the tun (or tap) device */
 extern int tap_mode;		/* tun is a tap: frames carry an Ethernet header */
-/* Where labels go: this sink when set (the peer inside syntwin-server), else the channel. */
+/* Where labels go: the server's handler (set before the peer starts). */
 extern int (*peer_sink)(void *ctx, const struct active_msg *m);
 extern void *peer_sink_ctx;
 /*
@@ -55,7 +55,7 @@ struct flow flow_of(const struct syn_shape *s, uint16_t sport, uint16_t dport);
  * the SYN, CLIENT_GAVE_UP when no SYN-ACK came); @m carries gen, knobs, index. 0 or -1. */
 int tell_flow(int kind, int family, uint16_t sport, uint16_t dport, uint32_t isn,
 	      struct active_msg *m);
-/* Sends @m as it is (an active record, a summary) to the sink or the channel. 0 or -1. */
+/* Hands @m as it is (an active record, a summary) to the sink. 0 or -1. */
 int tell_msg(const struct active_msg *m);
 /* The label of a crafted (@fuzz: fuzzed) SYN of shape @s, index @i, before it is written. */
 int tell_shape(const struct syn_shape *s, bool fuzz, uint16_t sport, uint16_t dport, uint32_t isn,
@@ -66,18 +66,12 @@ uint32_t shape_tsval(const struct syn_shape *s);
  * came (in *@got; the rest stays unread), else 0. */
 int pump_ready(bool (*want)(const struct seg *g, const void *arg), const void *arg,
 	       struct seg *got);
-/* Reads the device for up to @ms, answering FINs with RST+ACK; 1 when a segment @want accepts
- * came (in *@got), else 0. @want NULL: just read for @ms. */
-int pump_until(int ms, bool (*want)(const struct seg *g, const void *arg), const void *arg,
-	       struct seg *got);
 /* The SYN-ACK answering our SYN from @sport with ISN @isn (is_synack_of()'s @arg). */
 struct synack_of {
 	uint16_t sport;
 	uint32_t isn;
 };
 bool is_synack_of(const struct seg *g, const void *arg);
-/* pump_until() for the SYN-ACK answering our SYN from @sport with ISN @isn (0: none awaited). */
-int pump(int ms, uint16_t sport, uint32_t isn, struct seg *synack);
 
 /* One SYN to write: its bytes (already addressed, checksums right or wrong on purpose), flow,
  * ISN and TSval; @expect_drop: no answer is awaited; @rexmit_of: the shape whose copies follow
@@ -106,15 +100,9 @@ void syn_gave_up(const struct syn_out *o, bool dropped);
 bool syn_dropped(const struct syn_out *o);
 /* The SYN-ACK @sa came: the final ACK written. Returns 0 or -1. */
 int syn_answer(const struct syn_out *o, const struct seg *sa);
-/* syn_write(), then (unless expect_drop) up to 3 s for the SYN-ACK and the ACK: 0 as expected,
- * 1 no SYN-ACK came (the server was told), -1 a local error. */
-int one_syn(const struct syn_out *o);
 /* The handshake from our port @sport is complete: its server side will close it (FIN or RST). */
 void note_open(uint16_t sport);
 /* Completed handshakes whose server side has not closed yet. */
 uint64_t peer_open_count(void);
-/* The end of a run: pumps until every completed handshake's close has come and its FIN is
- * answered (no server socket left retransmitting into a device nobody reads), at most @ms. */
-void pump_closes(int ms);
 
 #endif

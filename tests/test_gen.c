@@ -332,7 +332,7 @@ static void test_craft(const char *dir)
 	unlink(pc);
 }
 
-/* The socket generator's options, as syntwin-client and syntwin-server's --sockets-* give them. */
+/* The socket generator's options, as syntwin-client --count and the run's plan give them. */
 static void test_sock_gen_opts(void)
 {
 	struct sock_gen_opts o;
