@@ -3,7 +3,7 @@
  * The one walker of TCP and IPv4 option areas (both lay options out alike: kinds 0, end of
  * list, and 1, no-op, are one byte; every other kind has a length byte that counts the kind
  * and itself), shared by the decoder, the crafted peer and the comparator. The IPv4 option
- * model in compare/classify.c walks on its own: it reproduces the kernel's own parse, errors
+ * model in judge/classify.c walks on its own: it reproduces the kernel's own parse, errors
  * included, which is not a generic walk.
  */
 #ifndef SYNTWIN_TCP_OPTS_H

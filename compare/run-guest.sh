@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of `syntwin run`, the glue only: topology, the wire's faults, the witness, the
-# server netns's sysctls, then syntwin-server, the run's driver (compare/driver.c), which plans
+# server netns's sysctls, then syntwin-server, the run's driver (gen/driver.c), which plans
 # the run, makes the connections and judges them. Results go to /mnt/share (the host's --out
 # directory). Where the series declares the SYN-ACK save for active
 # opens (its provides file: synack-save, patch 0002), every socket connection also checks the
@@ -63,7 +63,7 @@ rerun_file=
 	{ echo "syntwin: --netem-back '$netem_back': tc refused it (a setup error)" >&2; exit 2; }
 # However this ends, the guest is left as it was (so a test can run it twice in one boot).
 trap 'syntwin-loader detach >/dev/null 2>&1; /src/compare/topology.sh down >/dev/null 2>&1' EXIT
-# What the series declares (the host copied its provides file here, compare/provides.h), never
+# What the series declares (the host copied its provides file here, common/provides.h), never
 # what the kernel says of itself: a declared SYN-ACK save is checked (the witness on c0 too).
 cdev='' rc=0
 syntwin-plan --provides "$provides" --declares synack-save || rc=$?
@@ -89,7 +89,7 @@ syntwin-loader attach --netns server --dev s0 --dev tun0 --dev tap0 $cdev --cgro
 #   one (TFO 0x202).
 ip netns exec server sh -c "echo $((4 * n + 4096)) > /proc/sys/net/ipv4/tcp_max_tw_buckets &&
 	echo 1 > /proc/sys/net/ipv4/tcp_synack_retries && echo 514 > /proc/sys/net/ipv4/tcp_fastopen"
-# The server is the run's driver (compare/driver.c): it writes the plan (compare/plan.c,
+# The server is the run's driver (gen/driver.c): it writes the plan (gen/plan.c,
 # plan.json, before anything runs: how many connections each generator makes with which seed,
 # and what it waits for), and makes every connection itself, in its own event loop: the
 # planned handshakes (gen/planned.c), the crafted phase (gen/crafted_gen.c: tun0, fuzzed

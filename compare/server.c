@@ -173,7 +173,7 @@ static const char usage[] =
 	"  --run-connections N  plan a run of N connections (plan.json; the seed, shard and --out\n"
 	"                    are this server's) and make it: the planned handshakes, the crafted\n"
 	"                    phase or the replay, the socket connections\n"
-	"  --provides FILE   what the kernel's series declares it implements (compare/provides.h):\n"
+	"  --provides FILE   what the kernel's series declares it implements (common/provides.h):\n"
 	"                    the SYN-ACK save (the active direction), its counters; /dev/null\n"
 	"                    declares nothing\n"
 	"  --tree FILE       the kernel tree the run built (compare/tree_facts.h): its version\n"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * syntwin-crafted --count (guest, and the host for a replay): how many connections a selection
- * of the crafted phase makes, for the run's plan (compare/driver.c). The phase itself runs in
+ * of the crafted phase makes, for the run's plan (gen/driver.c). The phase itself runs in
  * syntwin-server's event loop (gen/crafted_gen.h); this program walks the same sequence
  * (walk.h) without sending anything.
  * usage: syntwin-crafted --count --connections N [--seed S] [--profiles DIR] [--fuzz] [--tap]

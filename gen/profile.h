@@ -56,7 +56,7 @@ struct syn_shape {
 		size_t len;	/* bytes after next-header and length */
 	} ext[SHAPE_MAX_EXT];
 	int bad;		/* enum shape_bad */
-	char drop_rule[32];	/* BAD_RULE: the rule the judge must find (compare/unbound.c) */
+	char drop_rule[32];	/* BAD_RULE: the rule the judge must find (judge/unbound.c) */
 	/* since=MAJOR.MINOR: the rule holds from that kernel version on; on an older tree the
 	 * shape must connect (walk_load_profiles()); 0.0: on every tree */
 	unsigned int since_major, since_minor;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * syntwin-client --count: how many connections the socket-knob generator (sock_gen.h) makes for
- * a selection (a rerun, a shard), for the run's plan (compare/driver.c). The generator itself runs
+ * a selection (a rerun, a shard), for the run's plan (gen/driver.c). The generator itself runs
  * in syntwin-server's event loop.
  */
 #define _GNU_SOURCE

@@ -56,7 +56,7 @@ jq -R -c 'split("\t") | {n: (.[0] | tonumber), direction: (if .[3] == "os=Linux 
 	gen: "crafted", knobs: "unit/fixture", ja4t_native: .[1], ja4t_bpf: .[1],
 	p0f_native: .[2], p0f_bpf: .[2], p0f_label_native: .[3], p0f_label_bpf: .[3]}' \
 	"$tmp/ours.tsv" >"$res/connections.jsonl"
-SYNTWIN_ROOT=$ROOT "$ROOT/compare/fingerprints.sh" "$build" "$res" >"$tmp/view.out" 2>&1
+SYNTWIN_ROOT=$ROOT "$ROOT/fingerprint/fingerprints.sh" "$build" "$res" >"$tmp/view.out" 2>&1
 check [ $? = 0 ]
 agree=$(grep -c '' "$tmp/p0f.tsv")
 check grep -q "equal syntwin's for $agree of $agree passive records ($agree p0f log lines, $agree of them" "$tmp/view.out"
@@ -64,16 +64,16 @@ check grep -q '^crafted  *unit/fixture  *passive .* 64240_2-4-8-1-3_1460_7 .*os=
 # one wrong label: exit 1, naming the record
 jq -c 'if .n == 0 then .p0f_label_bpf = "os=Solaris" else . end' "$res/connections.jsonl" >"$tmp/c" &&
 	mv "$tmp/c" "$res/connections.jsonl"
-SYNTWIN_ROOT=$ROOT "$ROOT/compare/fingerprints.sh" "$build" "$res" >"$tmp/view.out" 2>&1
+SYNTWIN_ROOT=$ROOT "$ROOT/fingerprint/fingerprints.sh" "$build" "$res" >"$tmp/view.out" 2>&1
 check [ $? = 1 ]
 check grep -q 'record 0: p0f says .* os=Linux 2.2.x-3.x, syntwin .* os=Solaris' "$tmp/view.out"
 # a record p0f saw but the results lack: exit 1
 jq -c 'select(.n != 0)' "$res/connections.jsonl" >"$tmp/c" && mv "$tmp/c" "$res/connections.jsonl"
-SYNTWIN_ROOT=$ROOT "$ROOT/compare/fingerprints.sh" "$build" "$res" >"$tmp/view.out" 2>&1
+SYNTWIN_ROOT=$ROOT "$ROOT/fingerprint/fingerprints.sh" "$build" "$res" >"$tmp/view.out" 2>&1
 check [ $? = 1 ]
 check grep -q "$((agree - 1)) of them matched" "$tmp/view.out"
 # not a results directory: exit 2
-SYNTWIN_ROOT=$ROOT "$ROOT/compare/fingerprints.sh" "$build" "$tmp/nowhere" >"$tmp/view.out" 2>&1
+SYNTWIN_ROOT=$ROOT "$ROOT/fingerprint/fingerprints.sh" "$build" "$tmp/nowhere" >"$tmp/view.out" 2>&1
 check [ $? = 2 ]
 check grep -q 'no such file' "$tmp/view.out"
 [ "$fail" = 0 ] && echo "fingerprint_tools: 1 passed, 0 failed" || echo "fingerprint_tools: 0 passed, 1 failed"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# compare/pcapng.c read back by Wireshark's tools: every frame's interface, length, time stamp
+# record/pcapng.c read back by Wireshark's tools: every frame's interface, length, time stamp
 # and comment as written (frames and comments of every length modulo 4, an empty comment, a
 # long one, UTF-8), the two interfaces' link types, and capinfos finds the file sound.
 # usage: pcapng_tools.sh BUILD_DIR

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # `syntwin run` end to end. usage: run_checks.sh clean|corrupt|crafted|rerun|netem
 # Every exact count the plan and the series fix is an expectation the run checks itself, on
-# every kernel (compare/expect.h: summary.json's expectations); these checks are about the
+# every kernel (judge/expect.h: summary.json's expectations); these checks are about the
 # test itself: the run's exit status, that its expectations are there with the plan's numbers,
 # and what each generator must have put on the wire.
 #  clean:   10,000 connections -> exit 0, 0 unexplained, every expectation met, complete
@@ -14,7 +14,7 @@ out=$tmp/run
 num() { jq "[.. | .\"$1\"? | numbers] | first" "$out/summary.json"; }
 sj() { jq -r "$1" "$out/summary.json"; }
 jc() { jq -s "[.[] | select($1)] | length" "$out/connections.jsonl"; }
-# the run's plan (compare/plan.c, fixed number by number in unit.plan): what each check expects
+# the run's plan (gen/plan.c, fixed number by number in unit.plan): what each check expects
 pj() { jq -r "$1" "$out/plan.json"; }
 # The rexmit= profile shapes (rexmit-v4 sends 3 copies, rexmit-v6 2): the witness keeps them
 # all, the kernel saved the first, each such record is explained naming it. Any other record
@@ -68,7 +68,7 @@ must_drop() {
 		END { if (what != "rules") print n + 0 }'
 }
 
-# The run checked its own expectations (compare/expect.h): every one met, and those the plan
+# The run checked its own expectations (judge/expect.h): every one met, and those the plan
 # and the series fix are there with the plan's numbers (so none can quietly go missing).
 expectations_exact() {
 	check [ "$(sj .expectations_failed)" = 0 ]

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The series' declaration (compare/provides.c) and the run's expectations (compare/expect.c):
+ * The series' declaration (common/provides.c) and the run's expectations (judge/expect.c):
  * every declaration parsed and every bad line refused with its reason; a clean run's facts
  * meet every expectation, and each wrong kernel's facts fail exactly the expectation that
  * names it, nothing else.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Writes a pcapng file with compare/pcapng.c for tests/pcapng_tools.sh to read back with
+ * Writes a pcapng file with record/pcapng.c for tests/pcapng_tools.sh to read back with
  * tshark: frames of odd lengths (padding) on both interfaces, comments of every length modulo
  * 4, an empty one, one of 300 bytes, and non-ASCII UTF-8.
  * usage: test_pcapng FILE     prints what each frame must read back as, one line each:

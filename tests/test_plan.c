@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The run's plan (compare/plan.c), each number fixed by hand: the default mix of 10,000 (what
+ * The run's plan (gen/plan.c), each number fixed by hand: the default mix of 10,000 (what
  * the README's run shows), without the active direction, every other mix, a replay, a rerun,
  * the smallest run, and an unknown mix refused.
  */

@@ -187,7 +187,7 @@ reference_series() {
 	printf '%s/kernel-series/%s\n' "$SYNTWIN_ROOT" "$1"
 }
 
-# provides_file SERIES: what the series declares it implements (compare/provides.h), the file
+# provides_file SERIES: what the series declares it implements (common/provides.h), the file
 # a run, the mutants built on it and `syntwin selftest` expect from; /dev/null, which declares
 # nothing beyond the stock API, for `none` and for a series directory without one.
 provides_file() {

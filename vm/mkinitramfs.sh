@@ -30,7 +30,7 @@ busybox=/bin/busybox
 # jq: guest scripts read JSON with it, never with sed.
 host_tools="/usr/sbin/ip /usr/sbin/tc /usr/sbin/bpftool /bin/dash /usr/bin/jq"
 for t in $host_tools; do [ -x "$t" ] || die "$t missing (apt-get install iproute2 bpftool jq)"; done
-# p0f's database: the server labels every record's SYN with it (compare/p0f.h)
+# p0f's database: the server labels every record's SYN with it (fingerprint/p0f.h)
 p0f_db=/etc/p0f/p0f.fp
 [ -r "$p0f_db" ] || die "$p0f_db missing (apt-get install p0f)"
 # netem's delay distribution tables (`--netem 'delay 2ms 1ms distribution normal'`): tc reads

@@ -113,7 +113,7 @@ first_failure() {
 	line=
 	case $1 in
 	comparator)
-		# the first expectation the run failed (compare/expect.h), else the first unexplained
+		# the first expectation the run failed (judge/expect.h), else the first unexplained
 		# record
 		s=$(dirname "$2")/run/summary.json
 		u=

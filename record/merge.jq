@@ -31,7 +31,7 @@ def merge2($a; $b; $key):
 	elif ($a | type) == "array" then $a + $b
 	else $a end;
 
-# the fingerprint a record is counted under (compare/fp_record.c): the witness's copy's, else
+# the fingerprint a record is counted under (record/fp_record.c): the witness's copy's, else
 # the kernel's
 def fingerprint:
 	if .ja4t_bpf != "" or .p0f_bpf != "" then [.ja4t_bpf, .p0f_label_bpf]
@@ -45,7 +45,7 @@ def fp_generators($records):
 		 distinct_is_lower_bound: false,
 		 top_ja4t: $top.fp[0], top_p0f_label: $top.fp[1], top_records: $top.n}];
 
-# each shard's expectations (compare/expect.h) are its own, made inside its run: kept, each
+# each shard's expectations (judge/expect.h) are its own, made inside its run: kept, each
 # naming its shard; the series' declaration is every shard's (merge.sh checks they are one)
 [.[] | .shard as $sh | (.expectations // [])[] | . + {shard: $sh}] as $expectations
 | .[0].declared as $declared

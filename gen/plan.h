@@ -3,7 +3,7 @@
  * The plan of a run: how many connections each generator makes, with which seed, and what the
  * server waits for. A pure function of the run's size, seed and mix (and, for a replay or a
  * rerun, of the counts the generators report for their input), written first as plan.json:
- * syntwin-server (compare/driver.c) starts the generators from it, and tests read their
+ * syntwin-server (gen/driver.c) starts the generators from it, and tests read their
  * expected counts from it instead of repeating the arithmetic.
  */
 #ifndef SYNTWIN_PLAN_H

@@ -4,7 +4,7 @@
 # --shard I/N`) joined into one results directory, as the unsharded run would have written it:
 # - connections.jsonl: the shards' records in shard order, numbered again without a gap; each
 #   keeps its shard ("I/N") and its number there (shard_n);
-# - summary.json: counts added, the rest as compare/merge.jq says; plan.json: the whole run's;
+# - summary.json: counts added, the rest as record/merge.jq says; plan.json: the whole run's;
 # - mismatches.pcap(ng), syns.pcap: the shards' frames in the same order, stamped again with
 #   the new record numbers (syns.pcap: n seconds; editcap -t, mergecap -a: Wireshark's tools).
 # Glue: jq and Wireshark's tools do the work. Exit 0; 1 if a shard was partial or anything is
@@ -85,7 +85,7 @@ mergecap -a -F pcapng -w "$tmp/mismatches.pcapng" $(in_order mm pcapng) ||
 	die "merge: mergecap (mismatches.pcapng) failed"
 # shellcheck disable=SC2046
 jq -s --argjson shards "$n_shards" --slurpfile records "$tmp/records.jsonl" \
-	-f "$SYNTWIN_ROOT/compare/merge.jq" $(for d in $dirs; do echo "$d/summary.json"; done) >"$tmp/summary.json" ||
+	-f "$SYNTWIN_ROOT/record/merge.jq" $(for d in $dirs; do echo "$d/summary.json"; done) >"$tmp/summary.json" ||
 	die "merge: the summaries could not be merged"
 # the whole run's plan
 eval "$(jq -r '"pn=\(.connections) pseed=\(.seed) pmix=\(.mix) pactive=\(.active)"' "$1/plan.json")"

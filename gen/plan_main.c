@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * syntwin-plan: a run's plan (plan.h) into DIR/plan.json. A run's driver (syntwin-server,
- * compare/driver.c) plans its run itself; `syntwin merge` (compare/merge.sh) asks this tool for
+ * gen/driver.c) plans its run itself; `syntwin merge` (record/merge.sh) asks this tool for
  * the whole run's plan of a sharded one.
  * usage: syntwin-plan --out DIR --connections N --seed S --mix MIX [--active]
  *        [--replay SYNS] [--rerun CRAFTED,FUZZ,TAP,SOCKETS]

@@ -3,7 +3,7 @@
 # `syntwin fingerprints RESULTS_DIR`: the fingerprints a run's records show (JA4T/JA4TS and p0f,
 # computed in the guest), and the real p0f run on the witness's SYNs (syns.pcap) to check that
 # its raw_sig and label equal syntwin's for every record. Glue only: jq reads the JSON,
-# syntwin-fingerprints (compare/fp_table.c) does the join and the table.
+# syntwin-fingerprints (fingerprint/fp_table.c) does the join and the table.
 # usage: fingerprints.sh BUILD_DIR RESULTS_DIR      exit 0, 1 on a disagreement, 2 on bad input
 set -eu
 . "$SYNTWIN_ROOT/vm/lib.sh"
@@ -19,7 +19,7 @@ jq -e 'has("fingerprints")' "$dir/summary.json" >/dev/null 2>&1 ||
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# p0f stamps its log with each packet's time: record n is n seconds (compare/report.c).
+# p0f stamps its log with each packet's time: record n is n seconds (record/report.c).
 TZ=UTC p0f -r "$dir/syns.pcap" -o "$tmp/p0f.log" >"$tmp/p0f.out" 2>&1 || {
 	cat "$tmp/p0f.out" >&2
 	die "fingerprints: p0f -r $dir/syns.pcap failed"
