@@ -7,14 +7,6 @@
 
 #include "decode.h"
 
-const char *const verdict_names[V_MAX] = { "identical", "explained", "differ", "native-missing",
-					   "bpf-missing", "unbound", "connection-failed",
-					   "cookie-not-due", "cookie-missing", "capture-truncated" };
-const char *const reason_names[R_MAX] = { "", "ipv4-option-rewrite", "syncookie",
-					   "vlan-offload", "rejected-by-kernel", "syn-retransmit",
-					   "witness-map-eviction", "dropped-by-kernel", "abandoned",
-					   "syncookie-repeat", "syncookie-no-child" };
-
 /* inet_addr_type(net, addr) != RTN_UNICAST, as the prespecified-timestamp case asks: the
  * zero network, limited broadcast and multicast by range; the host's own and its subnets'
  * broadcast addresses by @env's list; 127/8 (the loopback route is up in the server netns). */

@@ -9,23 +9,18 @@
 #include "abandoned.h"
 #include "unbound.h"
 
-static const char *const abandon_gens[] = { [ABANDON_RST] = "abandon-rst",
-					     [ABANDON_EXPIRE] = "abandon-expire",
-					     [ABANDON_CLOSE] = "abandon-close" };
-
-const char *gen_declares(const char *gen)
+int abandon_kind_of(enum gen_declares d)
 {
-	if (!gen || !strcmp(gen, "replay"))
-		return NULL;
-	return strcmp(gen, "rejected") ? "must-connect" : "must-drop";
-}
-
-int abandon_kind_of(const char *gen)
-{
-	for (int k = 0; gen && k < (int)(sizeof(abandon_gens) / sizeof(abandon_gens[0])); k++)
-		if (!strcmp(gen, abandon_gens[k]))
-			return k;
-	return -1;
+	switch (d) {
+	case DECLARES_ABANDON_RST:
+		return ABANDON_RST;
+	case DECLARES_ABANDON_EXPIRE:
+		return ABANDON_EXPIRE;
+	case DECLARES_ABANDON_CLOSE:
+		return ABANDON_CLOSE;
+	default:
+		return -1;
+	}
 }
 
 static int unexplained(struct compare_result *res, enum verdict v)
@@ -45,7 +40,7 @@ static int unexplained(struct compare_result *res, enum verdict v)
 static int judge_cookie_no_child(const struct observation *ob, struct compare_result *res)
 {
 	*res = (struct compare_result){ .diff_off = -1 };
-	if (gen_declares(ob->gen) && !strcmp(gen_declares(ob->gen), "must-drop")) {
+	if (ob->declares == DECLARES_DROP) {
 		snprintf(res->detail, sizeof(res->detail), "the kernel answered a SYN it must drop "
 			 "(%s) with a syncookie", ob->knobs ? ob->knobs : "no knobs named");
 		return unexplained(res, V_DIFFER);
@@ -80,7 +75,7 @@ static int judge_cookie_no_child(const struct observation *ob, struct compare_re
 static int judge_no_socket(const struct observation *ob, struct compare_result *res)
 {
 	const struct copy_view *last = ob->n > 0 ? &ob->copy[ob->n - 1] : NULL;
-	int kind = abandon_kind_of(ob->gen);
+	int kind = abandon_kind_of(ob->declares);
 
 	if (!last) {
 		*res = (struct compare_result){ .diff_off = -1 };
@@ -104,7 +99,7 @@ static int judge_no_socket(const struct observation *ob, struct compare_result *
 				    .drops = ob->drops, .drop_reason = ob->drop_reason,
 				    .copies = (unsigned int)ob->n, .synacks = ob->synacks,
 				    .saved = ob->leaked_at != NULL,
-				    .declared = gen_declares(ob->gen), .tree = ob->tree,
+				    .declared = ob->declares, .tree = ob->tree,
 				    .to_listener = ob->to_listener };
 
 	for (int i = 0; i < ob->n; i++)
@@ -190,7 +185,7 @@ static int judge_socket(const struct observation *ob, struct compare_result *res
 			 "overflowed (%u entries) and evicted it", ob->map_entries);
 		bad = 0;
 	}
-	if (ob->gen && !strcmp(ob->gen, "rejected")) {
+	if (ob->declares == DECLARES_DROP) {
 		snprintf(res->detail, sizeof(res->detail), "the kernel accepted a SYN it must drop (%s)",
 			 ob->knobs ? ob->knobs : "no knobs named");
 		bad = unexplained(res, V_DIFFER);

@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "classify.h"
+#include "registry.h"
 #include "tree_facts.h"
 #include "which_copy.h"
 
@@ -82,7 +83,9 @@ struct observation {
 	uint32_t isn;			/* a SYN no socket took and the witness never saw: its ISN */
 	const struct ipv4_env *env;	/* the receiver, for ipv4-option-rewrite */
 	const struct tree_facts *tree;	/* the kernel tree the run built: the drop rules */
-	/* The label: its generator's name (NULL: no label) and what it made. */
+	/* The label: what its generator declares of the SYN (gen/registry.h; the judge never
+	 * reads the generator's name but in details), its name (NULL: no label), what it made. */
+	enum gen_declares declares;
 	const char *gen;
 	const char *knobs;
 	/* The plan's word on syncookies for it, never the kernel's: made while the plan forced
@@ -96,12 +99,7 @@ struct observation {
 /* Fills @res; returns 1 if the verdict is a failure (unexplained), else 0. */
 int judge(const struct observation *ob, struct compare_result *res);
 
-/* The abandoned-handshake generator @gen names (enum abandon_kind: abandon-rst, abandon-expire,
- * abandon-close), or -1 for any other name or none. */
-int abandon_kind_of(const char *gen);
-
-/* What a generator declares of the SYNs it makes: "must-drop" (rejected), nothing (a replayed
- * capture, or no label), else "must-connect". */
-const char *gen_declares(const char *gen);
+/* The abandoned handshake a declaration plans (enum abandon_kind), or -1 for none. */
+int abandon_kind_of(enum gen_declares d);
 
 #endif

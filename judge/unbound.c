@@ -526,8 +526,8 @@ int judge_unbound(const struct unbound_input *in, struct compare_result *out)
 {
 	const char *why = in->drops ? drop_evidence(in, in->drop_reason) : consumed_evidence(in);
 	const char *how = in->drops ? in->drop_reason : "consumed";
-	bool must_drop = in->declared && !strcmp(in->declared, "must-drop");
-	bool must_connect = in->declared && !strcmp(in->declared, "must-connect");
+	bool must_drop = in->declared == DECLARES_DROP;
+	bool must_connect = in->declared != DECLARES_NOTHING && !must_drop;
 	char taken[96];
 
 	memset(out, 0, sizeof(*out));

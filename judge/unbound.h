@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "classify.h"
+#include "registry.h"
 #include "tree_facts.h"
 
 struct unbound_input {
@@ -25,9 +26,9 @@ struct unbound_input {
 	bool saved;			/* a saved-SYN allocation tied to a copy, or one leaked */
 	const char *drop_reason;	/* the first one's enum skb_drop_reason name without its
 					 * SKB_DROP_REASON_ prefix, or NULL */
-	/* What its generator declared: "must-drop", "must-connect", or NULL for none (a replayed
-	 * capture declares nothing). */
-	const char *declared;
+	/* What its generator declared (gen/registry.h): must drop, must connect (every other
+	 * declaration), or nothing (a replayed capture, no label). */
+	enum gen_declares declared;
 	const struct tree_facts *tree;	/* the kernel tree the run built: which rules hold */
 	bool to_listener;		/* its destination port is a listener's (the plan's) */
 };

@@ -437,7 +437,7 @@ static void test_labels(void)
 static void test_unbound_server_rules(uint8_t *v4, size_t n4, uint8_t *v6, size_t n6)
 {
 	struct unbound_input in = { .bytes = v4, .len = n4, .drops = 1, .copies = 1,
-				    .drop_reason = "NOT_SPECIFIED", .declared = "must-drop",
+				    .drop_reason = "NOT_SPECIFIED", .declared = DECLARES_DROP,
 				    .tree = &tree61, .to_listener = true };
 	struct compare_result r;
 	static const struct {
@@ -503,7 +503,7 @@ static void test_unbound_syn_ack(uint8_t *v4, size_t n4)
 {
 	static const struct tree_facts tree65 = { .major = 6, .minor = 5 };
 	struct unbound_input in = { .bytes = v4, .len = n4, .drops = 1, .copies = 1,
-				    .drop_reason = "NOT_SPECIFIED", .declared = "must-drop",
+				    .drop_reason = "NOT_SPECIFIED", .declared = DECLARES_DROP,
 				    .tree = &tree61, .to_listener = true };
 	struct compare_result r;
 
@@ -535,7 +535,7 @@ static void test_unbound_address_rules(void)
 	uint8_t v6[60] = { 0x60, 0, 0, 0, 0, 20, 6, 64, 0xfd, 0, 0x5a, 0x5a, [23] = 1, [24] = 0xfd,
 			   [26] = 0x5a, [27] = 0x5a, [39] = 2, [52] = 0x50, [53] = 0x02 };
 	struct unbound_input in = { .bytes = v4, .len = sizeof(v4), .drops = 1, .copies = 1,
-				    .declared = "must-drop", .tree = &tree61 };
+				    .declared = DECLARES_DROP, .tree = &tree61 };
 	struct compare_result r;
 
 	in.drop_reason = "NOT_SPECIFIED"; /* a plain SYN: nothing to show for it */
@@ -596,7 +596,7 @@ static void test_unbound_ipopt_rules(void)
 			       0, 2, [28] = 0x9c, 0x40, 0x1b, 0x59, 0, 0, 0, 1, 0, 0, 0, 0, 0x50,
 			       0x02 };
 	struct unbound_input in = { .bytes = p, .len = sizeof(p), .drops = 1, .copies = 1,
-				    .drop_reason = "NOT_SPECIFIED", .declared = "must-drop",
+				    .drop_reason = "NOT_SPECIFIED", .declared = DECLARES_DROP,
 				    .tree = &tree612 };
 	struct compare_result r;
 
@@ -630,7 +630,7 @@ static void test_unbound_rthdr_rule(void)
 				   [24] = 0xfd, [26] = 0x5a, [27] = 0x5a, [39] = 2, [40] = 6,
 				   [48] = 0x9c, 0x40, 0x1b, 0x59, [60] = 0x50, 0x02 };
 	struct unbound_input in = { .bytes = p, .len = sizeof(p), .drops = 1, .copies = 1,
-				    .drop_reason = "NOT_SPECIFIED", .declared = "must-drop",
+				    .drop_reason = "NOT_SPECIFIED", .declared = DECLARES_DROP,
 				    .tree = &tree61, .to_listener = true };
 	struct compare_result r;
 	static const struct { uint8_t type, left; bool rule; } cases[] = {
@@ -666,7 +666,7 @@ static void test_unbound_auth_rules(void)
 	uint8_t p[20 + 40] = { 0x45, 0, 0, 60, 0, 0, 0x40, 0, 64, 6, 0, 0, 198, 19, 0, 1, 198, 19,
 			       0, 2, 0x9c, 0x40, 0x1b, 0x59, 0, 0, 0, 1, 0, 0, 0, 0, 0xa0, 0x02 };
 	struct unbound_input in = { .bytes = p, .len = sizeof(p), .drops = 1, .copies = 1,
-				    .drop_reason = "TCP_AUTH_HDR", .declared = "must-drop",
+				    .drop_reason = "TCP_AUTH_HDR", .declared = DECLARES_DROP,
 				    .tree = &tree612 };
 	struct compare_result r;
 
@@ -716,7 +716,7 @@ static void test_unbound_flag_rules(void)
 	uint8_t p[20 + 40] = { 0x45, 0, 0, 60, 0, 0, 0x40, 0, 64, 6, 0, 0, 198, 18, 0, 1, 198, 18,
 			       0, 2, 0x9c, 0x40, 0x1b, 0x59, 0, 0, 0, 1, 0, 0, 0, 0, 0xa0, 0x02 };
 	struct unbound_input in = { .bytes = p, .len = sizeof(p), .drops = 1,
-				    .declared = "must-drop", .tree = &tree61 };
+				    .declared = DECLARES_DROP, .tree = &tree61 };
 	struct compare_result r;
 	const struct {
 		uint8_t flags;
@@ -802,7 +802,7 @@ static void test_unbound(void)
 {
 	uint8_t bad[sizeof(syn_rr)];
 	struct unbound_input in = { .bytes = bad, .len = sizeof(bad), .drops = 1,
-				    .drop_reason = "TCP_CSUM", .declared = "must-drop",
+				    .drop_reason = "TCP_CSUM", .declared = DECLARES_DROP,
 				    .tree = &tree61 };
 	struct compare_result r;
 
@@ -818,13 +818,13 @@ static void test_unbound(void)
 	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
 	CHECK_EQ_INT(r.reason, R_REJECTED);
 	CHECK_STR_CONTAINS(r.detail, "TCP checksum wrong");
-	in.declared = NULL; /* a replayed SYN: dropped-by-kernel */
+	in.declared = DECLARES_NOTHING; /* a replayed SYN: dropped-by-kernel */
 	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
 	CHECK_EQ_INT(r.reason, R_DROPPED);
-	in.declared = "must-connect";
+	in.declared = DECLARES_CONNECT;
 	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
 	CHECK_EQ_INT(r.verdict, V_UNBOUND);
-	in.declared = "must-drop";
+	in.declared = DECLARES_DROP;
 	in.drop_reason = "NO_SOCKET"; /* no validity check */
 	CHECK_EQ_INT(judge_unbound(&in, &r), 1);
 	in.drop_reason = "IP_CSUM"; /* the IP header's sum is not what is wrong here */
@@ -852,7 +852,7 @@ static void test_unbound(void)
 	memcpy(bad, syn_rr, sizeof(bad));
 	bad[32 + 12] = 0x40;
 	in = (struct unbound_input){ .bytes = bad, .len = 32 + 20, .parse_err = true, .drops = 1,
-				     .drop_reason = "PKT_TOO_SMALL", .declared = "must-drop",
+				     .drop_reason = "PKT_TOO_SMALL", .declared = DECLARES_DROP,
 				     .tree = &tree61 };
 	CHECK_EQ_INT(judge_unbound(&in, &r), 0);
 	in.drop_reason = "NOT_SPECIFIED";

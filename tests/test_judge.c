@@ -28,6 +28,13 @@ struct fixture {
 	struct observation ob;
 };
 
+/* The label of generator @gen (NULL: none): its name, and what it declares (gen/registry.h). */
+static void label(struct fixture *f, const char *gen)
+{
+	f->ob.gen = gen;
+	f->ob.declares = gen_declares_of(gen);
+}
+
 /* A socket's saved SYN, mode 1, and the witness's one copy of it: byte for byte the same. */
 static void base(struct fixture *f)
 {
@@ -38,6 +45,7 @@ static void base(struct fixture *f)
 	f->ob = (struct observation){ .socket = true, .mode = 1, .native = f->native,
 				      .native_len = sizeof(syn_full), .copy = f->copy, .n = 1,
 				      .env = &run_env, .tree = &tree61, .gen = "sockets",
+				      .declares = DECLARES_CONNECT,
 				      .knobs = "plain" };
 }
 
@@ -105,7 +113,7 @@ static void rejected(struct fixture *f)
 	f->ob.socket = false;
 	f->ob.native = NULL;
 	f->ob.native_len = 0;
-	f->ob.gen = "rejected";
+	label(f, "rejected");
 	f->ob.drops = 1;
 	f->ob.drop_reason = "TCP_CSUM";
 }
@@ -124,7 +132,7 @@ static void right_checksum(struct fixture *f)
 static void abandoned(struct fixture *f)
 {
 	rejected(f);
-	f->ob.gen = "abandon-rst";
+	label(f, "abandon-rst");
 	f->ob.drops = 0;
 	f->ob.drop_reason = NULL;
 	f->ob.rst_seen = true;
@@ -169,7 +177,7 @@ static void cookie_repeat(struct fixture *f)
 static void cookie_no_child(struct fixture *f)
 {
 	rejected(f);
-	f->ob.gen = "sockets";
+	label(f, "sockets");
 	f->ob.drops = 0;
 	f->ob.drop_reason = NULL;
 	f->ob.synack_cookie = true;
@@ -204,8 +212,8 @@ static void second_not_dropped(struct fixture *f) { f->copy[1].dropped = false; 
 static void proof_missing(struct fixture *f) { f->ob.syncookie_proven = false; }
 static void on_active(struct fixture *f) { f->ob.active = true; }
 static void no_drop_seen(struct fixture *f) { f->ob.drops = 0; }
-static void must_connect(struct fixture *f) { f->ob.gen = "sockets"; }
-static void replayed(struct fixture *f) { f->ob.gen = "replay"; }
+static void must_connect(struct fixture *f) { label(f, "sockets"); }
+static void replayed(struct fixture *f) { label(f, "replay"); }
 static void no_rst(struct fixture *f) { f->ob.rst_seen = false; }
 static void leaked(struct fixture *f) { f->ob.leaked_at = "tcp_conn_request+0x42"; }
 static void saved_twice(struct fixture *f) { f->copy[0].saved_again = true; }
@@ -225,15 +233,15 @@ static void followed_saved(struct fixture *f)
 }
 static void flow_reused(struct fixture *f) { f->ob.flow_reused = true; }
 static void due_on_active(struct fixture *f) { f->ob.active = true; }
-static void must_drop_taken(struct fixture *f) { f->ob.gen = "rejected"; }
-static void unlabelled(struct fixture *f) { f->ob.gen = NULL; f->ob.drops = 0; }
+static void must_drop_taken(struct fixture *f) { label(f, "rejected"); }
+static void unlabelled(struct fixture *f) { label(f, NULL); f->ob.drops = 0; }
 static void no_native(struct fixture *f) { f->ob.native = NULL; f->ob.native_len = 0; }
 static void first_not_judged(struct fixture *f) { f->ob.cookie_conn_judged = false; }
 static void copy_saved(struct fixture *f) { f->copy[0].saved = true; }
 static void not_followed(struct fixture *f) { f->ob.mem_followed = false; }
 static void ack_validated(struct fixture *f) { f->ob.syncookie_proven = true; }
 static void no_synack_cookie(struct fixture *f) { f->ob.synack_cookie = false; }
-static void declared_must_drop(struct fixture *f) { f->ob.gen = "rejected"; }
+static void declared_must_drop(struct fixture *f) { label(f, "rejected"); }
 static void no_cookie_ack(struct fixture *f) { f->ob.cookie_child = false; }
 static void timed_out(struct fixture *f) { f->ob.client_errno = ETIMEDOUT; }
 static void on_passive(struct fixture *f) { f->ob.active = false; f->ob.rst_seen = false; }
@@ -245,7 +253,7 @@ static void syn_fin_replayed(struct fixture *f)
 {
 	f->native[32 + 13] |= 0x01;
 	f->copy_bytes[0][32 + 13] |= 0x01;
-	f->ob.gen = "replay";
+	label(f, "replay");
 }
 
 static const struct judge_case cases[] = {
@@ -373,8 +381,11 @@ int main(void)
 			CHECK(strstr(r.detail, c->detail) != NULL, "%s: detail '%s' lacks '%s'",
 			      c->name, r.detail, c->detail);
 	}
-	CHECK_EQ_INT(strcmp(gen_declares("rejected"), "must-drop"), 0);
-	CHECK_EQ_INT(strcmp(gen_declares("crafted"), "must-connect"), 0);
-	CHECK(gen_declares("replay") == NULL && gen_declares(NULL) == NULL, "declares nothing");
+	CHECK_EQ_INT(gen_declares_of("rejected"), DECLARES_DROP);
+	CHECK_EQ_INT(gen_declares_of("crafted"), DECLARES_CONNECT);
+	CHECK_EQ_INT(gen_declares_of("abandon-close"), DECLARES_ABANDON_CLOSE);
+	CHECK_EQ_INT(gen_declares_of("someone-elses"), DECLARES_CONNECT);
+	CHECK(gen_declares_of("replay") == DECLARES_NOTHING && gen_declares_of(NULL) ==
+	      DECLARES_NOTHING, "declares nothing");
 	return check_report("judge");
 }
