@@ -29,6 +29,7 @@
 #include "generators.h"
 #include "net_helpers.h"
 #include "netstat.h"
+#include "planned.h"
 #include "run.h"
 #include "run_verdicts.h"
 #include "slabinfo.h"
@@ -452,7 +453,7 @@ struct loop {
 /* The generators' turn in a round; once the last has finished, that time is noted. */
 static void generators_turn(struct loop *L)
 {
-	if (generators_round(&L->gens, true) && !L->noted) {
+	if (generators_round(&L->gens) && !L->noted) {
 		L->last = time(NULL);
 		note_generated(&L->R->o);
 		L->noted = true;
@@ -486,7 +487,7 @@ static void poll_round(struct loop *L)
 	for (int e = 0; e < n; e++) {
 		uint32_t tag = evs[e].data.u32;
 
-		if (tag >= GEN_TAG_CRAFTED)
+		if (tag >= GEN_TAG_FIRST)
 			generators_event(&L->gens, tag);
 		else
 			accept_all(L, (int)tag);

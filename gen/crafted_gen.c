@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "crafted_gen.h"
+#include "generators.h"
 #include "mono_time.h"
 #include "net_helpers.h"
 #include "parse_num.h"
@@ -75,7 +76,7 @@ bool crafted_any(const struct crafted_opts *o)
 	return false;
 }
 
-int crafted_gen_open(struct crafted_gen *g, const struct crafted_opts *o,
+static int crafted_gen_open(struct crafted_gen *g, const struct crafted_opts *o,
 		     int (*sink)(void *ctx, const struct active_msg *m), void *ctx, int ep,
 		     uint32_t tag)
 {
@@ -222,7 +223,7 @@ static bool send_next(struct crafted_gen *g)
 	return false;
 }
 
-void crafted_gen_step(struct crafted_gen *g)
+static void crafted_gen_step(struct crafted_gen *g)
 {
 	while (g->kind < CRAFTED_KINDS) {
 		if (!g->o.n[g->kind]) {
@@ -257,7 +258,7 @@ void crafted_gen_step(struct crafted_gen *g)
 	}
 }
 
-void crafted_gen_event(struct crafted_gen *g)
+static void crafted_gen_event(struct crafted_gen *g)
 {
 	struct synack_of w = { g->out.sport, g->out.isn };
 	struct seg sa;
@@ -277,19 +278,19 @@ void crafted_gen_event(struct crafted_gen *g)
 		g->made++;
 }
 
-int crafted_gen_wait_ms(const struct crafted_gen *g)
+static int crafted_gen_wait_ms(const struct crafted_gen *g)
 {
 	int ms = mono_wait_ms(g->running && g->waiting, g->running && g->closing, g->deadline_ms);
 
 	return g->running && g->waiting && peer_drop_probe && ms > DROP_POLL_MS ? DROP_POLL_MS : ms;
 }
 
-bool crafted_gen_finished(const struct crafted_gen *g)
+static bool crafted_gen_finished(const struct crafted_gen *g)
 {
 	return g->kind >= CRAFTED_KINDS;
 }
 
-uint64_t crafted_gen_close(struct crafted_gen *g)
+static uint64_t crafted_gen_close(struct crafted_gen *g)
 {
 	if (g->running) {
 		fprintf(stderr, "syntwin-server: the crafted phase was cut short (%s)\n",
@@ -302,3 +303,50 @@ uint64_t crafted_gen_close(struct crafted_gen *g)
 	peer_sink = NULL;
 	return g->errors;
 }
+
+/* The generator's calls for the run's loop (generator.h). */
+static bool ops_asked(const struct gen_opts *o)
+{
+	return o->crafted && crafted_any(o->crafted);
+}
+
+static int ops_open(void *state, const struct gen_opts *o, gen_sink sink, void *ctx, int ep,
+		    uint32_t tag)
+{
+	struct crafted_gen *g = state;
+
+	return crafted_gen_open(g, o->crafted, sink, ctx, ep, tag);
+}
+
+static int ops_step(void *g)
+{
+	crafted_gen_step(g);
+	return 0;
+}
+
+static void ops_event(void *g, uint32_t tag)
+{
+	(void)tag;
+	crafted_gen_event(g);
+}
+
+static bool ops_finished(const void *g)
+{
+	return crafted_gen_finished(g);
+}
+
+static int ops_wait_ms(const void *g)
+{
+	return crafted_gen_wait_ms(g);
+}
+
+static uint64_t ops_close(void *g)
+{
+	return crafted_gen_close(g);
+}
+
+const struct gen_ops crafted_ops = {
+	.what = "the crafted phase", .size = sizeof(struct crafted_gen), .tag = GEN_TAG_CRAFTED, .tags = 1,
+	.asked = ops_asked, .open = ops_open, .step = ops_step, .event = ops_event,
+	.finished = ops_finished, .wait_ms = ops_wait_ms, .close = ops_close,
+};

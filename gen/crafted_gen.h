@@ -6,8 +6,8 @@
  * flight at a time. The device is an fd of the loop; labels and give-ups go to the server's
  * handler in memory (peer_sink).
  *
- * The loop's part: crafted_gen_step() every round (it starts what may start, and times out),
- * crafted_gen_event() when the device (epoll data.u32 = the tag given) is readable.
+ * The loop's part is crafted_ops (generator.h): step every round (it starts what may start, and
+ * times out), event when the device (epoll data.u32 = its tag) is readable.
  */
 #ifndef SYNTWIN_CRAFTED_GEN_H
 #define SYNTWIN_CRAFTED_GEN_H
@@ -61,16 +61,5 @@ struct crafted_gen {
 int crafted_opt(struct crafted_opts *o, const char *name, const char *val);
 /* Is any run asked for? */
 bool crafted_any(const struct crafted_opts *o);
-/* Ready (the profiles loaded; labels to @sink); the device joins @ep with data.u32 @tag. */
-int crafted_gen_open(struct crafted_gen *g, const struct crafted_opts *o,
-		     int (*sink)(void *ctx, const struct active_msg *m), void *ctx, int ep,
-		     uint32_t tag);
-void crafted_gen_step(struct crafted_gen *g);
-void crafted_gen_event(struct crafted_gen *g);
-bool crafted_gen_finished(const struct crafted_gen *g);
-/* How long the loop may sleep before crafted_gen_step() is due (at most 1000 ms). */
-int crafted_gen_wait_ms(const struct crafted_gen *g);
-/* The end (the device closed if a run was cut short). Returns the failures of every run. */
-uint64_t crafted_gen_close(struct crafted_gen *g);
 
 #endif

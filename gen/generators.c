@@ -1,132 +1,98 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The server's own generators, phase by phase (generators.h). */
+/* The run's generators, one after the other (generators.h). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "generators.h"
 
-void generators_init(struct generators *g, const struct gen_opts *o,
-		     int (*sink)(void *ctx, const struct active_msg *m), void *ctx, int ep)
+/* The run's generators, in the order they run: a new one is a file with its struct gen_ops
+ * (generator.h) and a row here (and, for the names its records carry, in registry.c). */
+const struct gen_ops *const gen_phases[] = {
+	&planned_ops,		/* the planned handshakes (planned.h) */
+	&crafted_ops,		/* the crafted phase or a replay (crafted_gen.h) */
+	&sock_gen_ops,		/* the socket-knob connections (sock_gen.h) */
+	NULL,
+};
+
+void generators_init(struct generators *g, const struct gen_opts *o, gen_sink sink, void *ctx,
+		     int ep)
 {
-	g->phase = PHASE_WAITING;
-	g->o = *o;
-	if (o->planned && !o->planned->held_back && !o->planned->abandoned &&
-	    !o->planned->dup_synack)
-		g->o.planned = NULL;
-	if (o->crafted && !crafted_any(o->crafted))
-		g->o.crafted = NULL;
-	g->sink = sink;
-	g->ctx = ctx;
-	g->ep = ep;
-	g->errors = 0;
+	*g = (struct generators){ .phase = -1, .o = *o, .sink = sink, .ctx = ctx, .ep = ep };
 }
 
-/* Phase @p begins. Returns 0, or -1 (printed, counted): the phase is passed over. */
-static int open_phase(struct generators *g, enum gen_phase p)
-{
-	static const char *const what[] = { [PHASE_PLANNED] = "the planned handshakes",
-					    [PHASE_CRAFTED] = "the crafted phase",
-					    [PHASE_SOCKETS] = "the socket generator" };
-	int rc = -1;
-
-	g->phase = p;
-	if (p == PHASE_PLANNED)
-		rc = planned_gen_open(&g->planned, g->o.planned, g->o.planned_seed, g->sink, g->ctx,
-				      g->ep, GEN_TAG_CRAFTED);
-	else if (p == PHASE_CRAFTED)
-		rc = crafted_gen_open(&g->crafted, g->o.crafted, g->sink, g->ctx, g->ep,
-				      GEN_TAG_CRAFTED);
-	else if (p == PHASE_SOCKETS)
-		rc = sock_gen_open(&g->sockets, g->o.sockets, g->sink, g->ctx, g->ep,
-				   GEN_TAG_SOCKETS);
-	if (rc) {
-		fprintf(stderr, "syntwin-server: %s could not start\n", what[p]);
-		g->errors++;
-	}
-	return rc;
-}
-
-/* The phase after the current one that was asked for, started; PHASE_DONE when none is left. */
-static void next_phase(struct generators *g)
-{
-	const void *asked[] = { [PHASE_PLANNED] = g->o.planned, [PHASE_CRAFTED] = g->o.crafted,
-				[PHASE_SOCKETS] = g->o.sockets };
-
-	for (enum gen_phase p = g->phase + 1; p < PHASE_DONE; p++)
-		if (asked[p] && open_phase(g, p) == 0)
-			return;
-	g->phase = PHASE_DONE;
-}
-
-/* The phase under way finished: closed, its failures counted. */
+/* The phase under way finished: closed, its failures counted, its state freed. */
 static void end_phase(struct generators *g)
 {
-	if (g->phase == PHASE_PLANNED)
-		g->errors += planned_gen_close(&g->planned);
-	else if (g->phase == PHASE_CRAFTED)
-		g->errors += crafted_gen_close(&g->crafted);
-	else if (g->phase == PHASE_SOCKETS)
-		g->errors += sock_gen_close(&g->sockets);
+	if (!g->ops)
+		return;
+	g->errors += g->ops->close(g->state);
+	free(g->state);
+	g->state = NULL;
+	g->ops = NULL;
 }
 
-/* The phase under way, one step: true once it has finished. */
+/* Opens @ops. Returns 0, or -1 (printed, counted): the phase is passed over. */
+static int open_phase(struct generators *g, const struct gen_ops *ops)
+{
+	g->state = calloc(1, ops->size);
+	if (g->state && ops->open(g->state, &g->o, g->sink, g->ctx, g->ep, ops->tag) == 0) {
+		g->ops = ops;
+		return 0;
+	}
+	free(g->state);
+	g->state = NULL;
+	fprintf(stderr, "syntwin-server: %s could not start\n", ops->what);
+	g->errors++;
+	return -1;
+}
+
+/* The next phase that was asked for, started; none when the table is done. */
+static void next_phase(struct generators *g)
+{
+	while (gen_phases[++g->phase])
+		if (gen_phases[g->phase]->asked(&g->o) && open_phase(g, gen_phases[g->phase]) == 0)
+			return;
+}
+
+/* The phase under way, one step: true once it has finished (or failed). */
 static bool phase_step(struct generators *g)
 {
-	bool bad;
+	bool bad = g->ops->step(g->state) != 0;
 
-	switch (g->phase) {
-	case PHASE_PLANNED:
-		planned_gen_step(&g->planned);
-		return planned_gen_finished(&g->planned);
-	case PHASE_CRAFTED:
-		crafted_gen_step(&g->crafted);
-		return crafted_gen_finished(&g->crafted);
-	case PHASE_SOCKETS:
-		bad = sock_gen_step(&g->sockets) != 0;
-		g->errors += bad;
-		return bad || sock_gen_finished(&g->sockets);
-	default:
-		return true;
-	}
+	g->errors += bad;
+	return bad || g->ops->finished(g->state);
 }
 
-bool generators_round(struct generators *g, bool go)
+bool generators_round(struct generators *g)
 {
-	if (g->phase == PHASE_DONE)
-		return false;
-	if (g->phase == PHASE_WAITING) {
-		if (!go)
-			return false;
+	if (g->phase >= 0 && !gen_phases[g->phase])
+		return false; /* done in an earlier round */
+	if (g->phase < 0)
 		next_phase(g);
-	}
-	while (g->phase != PHASE_DONE && phase_step(g)) {
+	while (g->ops && phase_step(g)) {
 		end_phase(g);
 		next_phase(g);
 	}
-	return g->phase == PHASE_DONE;
+	return !g->ops;
 }
 
 void generators_event(struct generators *g, uint32_t tag)
 {
-	if (tag == GEN_TAG_CRAFTED && g->phase == PHASE_PLANNED)
-		planned_gen_event(&g->planned);
-	else if (tag == GEN_TAG_CRAFTED && g->phase == PHASE_CRAFTED)
-		crafted_gen_event(&g->crafted);
-	else if (tag >= GEN_TAG_SOCKETS && g->phase == PHASE_SOCKETS)
-		sock_gen_event(&g->sockets, tag);
+	if (g->ops && tag >= g->ops->tag && tag - g->ops->tag < g->ops->tags)
+		g->ops->event(g->state, tag);
 }
 
 int generators_wait_ms(const struct generators *g)
 {
-	if (g->phase == PHASE_PLANNED)
-		return planned_gen_wait_ms(&g->planned);
-	if (g->phase == PHASE_CRAFTED)
-		return crafted_gen_wait_ms(&g->crafted);
-	return 1000;
+	return g->ops && g->ops->wait_ms ? g->ops->wait_ms(g->state) : 1000;
 }
 
 uint64_t generators_close(struct generators *g)
 {
 	end_phase(g);
-	g->phase = PHASE_DONE;
+	if (g->phase < 0)
+		g->phase = 0;
+	while (gen_phases[g->phase])
+		g->phase++;
 	return g->errors;
 }

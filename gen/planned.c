@@ -35,6 +35,7 @@
 #include "native_read.h"
 #include "net_helpers.h"
 #include "planned.h"
+#include "generators.h"
 #include "rng.h"
 #include "topology.h"
 
@@ -484,7 +485,7 @@ static int planned_start(struct planned_gen *g)
 	return 0;
 }
 
-int planned_gen_open(struct planned_gen *g, const struct planned *p, uint64_t seed,
+static int planned_gen_open(struct planned_gen *g, const struct planned *p, uint64_t seed,
 		     int (*sink)(void *ctx, const struct active_msg *m), void *ctx, int ep,
 		     uint32_t tag)
 {
@@ -501,7 +502,7 @@ int planned_gen_open(struct planned_gen *g, const struct planned *p, uint64_t se
 	return 0;
 }
 
-void planned_gen_step(struct planned_gen *g)
+static void planned_gen_step(struct planned_gen *g)
 {
 	if (g->finished)
 		return;
@@ -515,7 +516,7 @@ void planned_gen_step(struct planned_gen *g)
 	run(g);
 }
 
-void planned_gen_event(struct planned_gen *g)
+static void planned_gen_event(struct planned_gen *g)
 {
 	struct seg s;
 
@@ -530,18 +531,18 @@ void planned_gen_event(struct planned_gen *g)
 		advance(g, true);
 }
 
-int planned_gen_wait_ms(const struct planned_gen *g)
+static int planned_gen_wait_ms(const struct planned_gen *g)
 {
 	return mono_wait_ms(g->running && g->waiting, g->running && g->st == ST_CLOSING,
 			    g->deadline_ms);
 }
 
-bool planned_gen_finished(const struct planned_gen *g)
+static bool planned_gen_finished(const struct planned_gen *g)
 {
 	return g->finished;
 }
 
-uint64_t planned_gen_close(struct planned_gen *g)
+static uint64_t planned_gen_close(struct planned_gen *g)
 {
 	if (g->running) {
 		fprintf(stderr, "syntwin-server: the planned handshakes were cut short (at %llu of "
@@ -552,3 +553,50 @@ uint64_t planned_gen_close(struct planned_gen *g)
 	peer_sink = NULL;
 	return g->bad;
 }
+
+/* The generator's calls for the run's loop (generator.h). */
+static bool ops_asked(const struct gen_opts *o)
+{
+	return o->planned && (o->planned->held_back || o->planned->abandoned || o->planned->dup_synack);
+}
+
+static int ops_open(void *state, const struct gen_opts *o, gen_sink sink, void *ctx, int ep,
+		    uint32_t tag)
+{
+	struct planned_gen *g = state;
+
+	return planned_gen_open(g, o->planned, o->planned_seed, sink, ctx, ep, tag);
+}
+
+static int ops_step(void *g)
+{
+	planned_gen_step(g);
+	return 0;
+}
+
+static void ops_event(void *g, uint32_t tag)
+{
+	(void)tag;
+	planned_gen_event(g);
+}
+
+static bool ops_finished(const void *g)
+{
+	return planned_gen_finished(g);
+}
+
+static int ops_wait_ms(const void *g)
+{
+	return planned_gen_wait_ms(g);
+}
+
+static uint64_t ops_close(void *g)
+{
+	return planned_gen_close(g);
+}
+
+const struct gen_ops planned_ops = {
+	.what = "the planned handshakes", .size = sizeof(struct planned_gen), .tag = GEN_TAG_CRAFTED, .tags = 1,
+	.asked = ops_asked, .open = ops_open, .step = ops_step, .event = ops_event,
+	.finished = ops_finished, .wait_ms = ops_wait_ms, .close = ops_close,
+};

@@ -5,8 +5,8 @@
  * at a time through the tun peer (tun_peer.h) on tun0, whose fd is on the loop. Labels and the
  * dup-synack records go to the server's handler in memory (peer_sink).
  *
- * The loop's part: planned_gen_step() every round (it starts what may start, and times out),
- * planned_gen_event() when the device (epoll data.u32 = the tag given) is readable.
+ * The loop's part is planned_ops (generator.h): step every round (it starts what may start, and
+ * times out), event when the device (epoll data.u32 = its tag) is readable.
  */
 #ifndef SYNTWIN_PLANNED_H
 #define SYNTWIN_PLANNED_H
@@ -56,18 +56,5 @@ struct planned_gen {
 	uint64_t t0;
 	uint64_t bad, unanswered, dup_made;
 };
-
-/* Ready: labels and records to @sink; the device joins @ep with data.u32 @tag when the first
- * handshake starts. Returns 0, or -1 (printed). */
-int planned_gen_open(struct planned_gen *g, const struct planned *p, uint64_t seed,
-		     int (*sink)(void *ctx, const struct active_msg *m), void *ctx, int ep,
-		     uint32_t tag);
-void planned_gen_step(struct planned_gen *g);
-void planned_gen_event(struct planned_gen *g);
-bool planned_gen_finished(const struct planned_gen *g);
-/* How long the loop may sleep before planned_gen_step() is due (at most 1000 ms). */
-int planned_gen_wait_ms(const struct planned_gen *g);
-/* The end (what is open closed, if the run was cut short). Returns the failures. */
-uint64_t planned_gen_close(struct planned_gen *g);
 
 #endif

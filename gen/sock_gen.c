@@ -24,6 +24,7 @@
 #include "parse_num.h"
 #include "rng.h"
 #include "sock_gen.h"
+#include "generators.h"
 #include "topology.h"
 
 #define SYSCTL_BATCH 64
@@ -468,7 +469,7 @@ static void finish(struct sock_gen *g, struct sock_gen_slot *s)
 	free_slot(s);
 }
 
-void sock_gen_event(struct sock_gen *g, uint32_t tag)
+static void sock_gen_event(struct sock_gen *g, uint32_t tag)
 {
 	struct sock_gen_slot *s = &g->slots[tag - g->tag];
 	struct epoll_event ev = { .events = EPOLLRDHUP, .data.u32 = tag };
@@ -579,7 +580,7 @@ static void launch(struct sock_gen *g, struct sock_gen_slot *s)
 		free_slot(s);
 }
 
-int sock_gen_step(struct sock_gen *g)
+static int sock_gen_step(struct sock_gen *g)
 {
 	time_out(g);
 	while (g->next < g->o.n) {
@@ -613,12 +614,12 @@ int sock_gen_step(struct sock_gen *g)
 	return 0;
 }
 
-bool sock_gen_finished(const struct sock_gen *g)
+static bool sock_gen_finished(const struct sock_gen *g)
 {
 	return g->next >= g->o.n && !busy_slots(g);
 }
 
-int sock_gen_open(struct sock_gen *g, const struct sock_gen_opts *o, sock_gen_sink sink,
+static int sock_gen_open(struct sock_gen *g, const struct sock_gen_opts *o, sock_gen_sink sink,
 		  void *ctx, int ep, uint32_t tag)
 {
 	memset(g, 0, sizeof(*g));
@@ -643,7 +644,7 @@ int sock_gen_open(struct sock_gen *g, const struct sock_gen_opts *o, sock_gen_si
 	return sysctl_in(g, g->ns_client, "net/ipv4/tcp_fastopen", 5);
 }
 
-uint64_t sock_gen_close(struct sock_gen *g)
+static uint64_t sock_gen_close(struct sock_gen *g)
 {
 	struct knobs dflt = { .sack = -1, .timestamps = -1, .wscale = -1, .ecn = -1 };
 
@@ -673,3 +674,43 @@ uint64_t sock_gen_close(struct sock_gen *g)
 	free(g->only.idx);
 	return g->errors;
 }
+
+/* The generator's calls for the run's loop (generator.h). */
+static bool ops_asked(const struct gen_opts *o)
+{
+	return o->sockets != NULL;
+}
+
+static int ops_open(void *state, const struct gen_opts *o, gen_sink sink, void *ctx, int ep,
+		    uint32_t tag)
+{
+	struct sock_gen *g = state;
+
+	return sock_gen_open(g, o->sockets, sink, ctx, ep, tag);
+}
+
+static int ops_step(void *g)
+{
+	return sock_gen_step(g);
+}
+
+static void ops_event(void *g, uint32_t tag)
+{
+	sock_gen_event(g, tag);
+}
+
+static bool ops_finished(const void *g)
+{
+	return sock_gen_finished(g);
+}
+
+static uint64_t ops_close(void *g)
+{
+	return sock_gen_close(g);
+}
+
+const struct gen_ops sock_gen_ops = {
+	.what = "the socket generator", .size = sizeof(struct sock_gen), .tag = GEN_TAG_SOCKETS, .tags = SOCK_GEN_MAX_PARALLEL,
+	.asked = ops_asked, .open = ops_open, .step = ops_step, .event = ops_event,
+	.finished = ops_finished, .wait_ms = NULL, .close = ops_close,
+};

@@ -8,9 +8,8 @@
  * server's handler in memory (the sink). syntwin-client only counts what a selection makes
  * (sock_gen_count()).
  *
- * The loop's part: register nothing; call sock_gen_step() after each round (it starts what may
- * start), sock_gen_event() for each epoll event whose data.u32 is at or past the tag given to
- * sock_gen_open(), and sock_gen_finished() / sock_gen_close() at the end.
+ * The loop's part is sock_gen_ops (generator.h): step after each round (it starts what may
+ * start), event for each epoll event of one of its SOCK_GEN_MAX_PARALLEL slots.
  */
 #ifndef SYNTWIN_SOCK_GEN_H
 #define SYNTWIN_SOCK_GEN_H
@@ -82,20 +81,5 @@ extern const char sock_gen_usage[];
 
 /* How many connections the selection (--rerun, --shard) makes. Returns 0, or -1 (printed). */
 int sock_gen_count(const struct sock_gen_opts *o, uint64_t *count);
-
-/* Ready to run (netns fds, the client netns's Fast Open, the selection); slots are added to
- * @ep with data.u32 from @tag on. Returns 0, or -1 (printed). */
-int sock_gen_open(struct sock_gen *g, const struct sock_gen_opts *o, sock_gen_sink sink,
-		  void *ctx, int ep, uint32_t tag);
-/* Starts every connection that may start now; times out those past their wait. Returns 0,
- * or -1 on an error that stops the generator (a sysctl not written). */
-int sock_gen_step(struct sock_gen *g);
-/* An epoll event for slot @tag - g->tag. */
-void sock_gen_event(struct sock_gen *g, uint32_t tag);
-/* Every connection made and finished? */
-bool sock_gen_finished(const struct sock_gen *g);
-/* The end: sysctls back, DONE to the sink, the one-line report. Returns the generator's own
- * error count. */
-uint64_t sock_gen_close(struct sock_gen *g);
 
 #endif

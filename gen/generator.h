@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What every generator of the run's event loop is: a module behind these calls, one row of
+ * gen_phases[] (registry.c), run in the order of the table (generators.h). Its labels, active
+ * records, failures and give-ups go to the sink (client_msg.h), in memory.
+ *
+ * The loop's part: open() once its turn comes, step() every round (it starts what may start
+ * and times out what waited too long), event() for each epoll event whose data.u32 is one of
+ * its tags, wait_ms() before sleeping, finished() after each step, close() at the end.
+ */
+#ifndef SYNTWIN_GENERATOR_H
+#define SYNTWIN_GENERATOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "client_msg.h"
+
+typedef int (*gen_sink)(void *ctx, const struct active_msg *m);
+
+struct crafted_opts;
+struct planned;
+struct sock_gen_opts;
+
+/* What the run's generators make (NULL or all zero: a phase left out). */
+struct gen_opts {
+	const struct planned *planned;
+	uint64_t planned_seed;
+	const struct crafted_opts *crafted;
+	const struct sock_gen_opts *sockets;
+};
+
+struct gen_ops {
+	const char *what;		/* "the socket generator", for messages */
+	size_t size;			/* of its state */
+	uint32_t tag, tags;		/* its epoll data.u32 values: tag .. tag + tags - 1 */
+	/* Is it asked for by @o? */
+	bool (*asked)(const struct gen_opts *o);
+	/* Ready to run, its fds on @ep. Returns 0, or -1 (printed). */
+	int (*open)(void *g, const struct gen_opts *o, gen_sink sink, void *ctx, int ep,
+		    uint32_t tag);
+	/* One step. Returns 0, or -1 on an error that stops it (counted). */
+	int (*step)(void *g);
+	void (*event)(void *g, uint32_t tag);
+	bool (*finished)(const void *g);
+	/* How long the loop may sleep before step() is due (at most 1000 ms). */
+	int (*wait_ms)(const void *g);
+	/* The end (what is open closed, if the run was cut short). Returns its failures. */
+	uint64_t (*close)(void *g);
+};
+
+extern const struct gen_ops planned_ops, crafted_ops, sock_gen_ops;
+
+#endif
