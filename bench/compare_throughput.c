@@ -9,6 +9,7 @@
  * as, so the benchmark also proves it measured the intended work. Prints JSON.
  * usage: compare_throughput [--pairs N] [--dir DIR]   (callgrind: run it with a small N)
  */
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,15 +165,17 @@ static uint64_t pass(const struct pair *pool, uint64_t n, struct report *rep, ui
 		kinds[q->kind]++;
 		if (rep) {
 			struct conn_record c = { .family = q->family == 4 ? 2 : 10, .mode = q->mode,
-						 .direction = "passive", .sport = q->sport,
-						 .dport = 7001, .cookie = i + 1, .native = in.native,
+						 .direction = "passive", .cookie = i + 1, .native = in.native,
 						 .native_len = in.native_len, .bpf = in.bpf,
 						 .bpf_len = in.bpf_len, .bpf_mac_len = in.bpf_mac_len,
 						 .res = &res, .small_buffer = "", .gen = "sockets",
 						 .knobs = "", .gen_index = i, .gen_seed = 1 };
 
-			memcpy(c.saddr, q->saddr, sizeof(c.saddr));
-			memcpy(c.daddr, q->daddr, sizeof(c.daddr));
+			uint8_t sa[16], da[16];
+
+			inet_pton(c.family, q->saddr, sa);
+			inet_pton(c.family, q->daddr, da);
+			flow_set(&c.flow, c.family, sa, q->sport, da, 7001, 0);
 			if (report_conn(rep, &c)) {
 				perror("report_conn");
 				exit(1);

@@ -130,8 +130,7 @@ static int work(enum config c, int a, int family, uint64_t i)
 					 .gen = "bench", .knobs = "", .gen_index = i };
 
 		full_bad += classify(&in, &res);
-		socket_addr(a, 1, r.saddr, &r.sport);
-		socket_addr(a, 0, r.daddr, &r.dport);
+		flow_of_socket(a, true, &r.flow);
 		r.native = in.native, r.native_len = in.native_len;
 		r.bpf = in.bpf, r.bpf_len = in.bpf_len, r.bpf_mac_len = in.bpf_mac_len;
 		if (report_conn(&rep, &r))

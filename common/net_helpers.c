@@ -192,3 +192,18 @@ int enter_netns(const char *name)
 	close(fd);
 	return rc;
 }
+
+int md5_key_for(int fd, int family, const char *peer)
+{
+	struct tcp_md5sig sig = { .tcpm_keylen = sizeof(SYNTWIN_MD5_KEY) - 1 };
+	struct sockaddr_storage ss;
+
+	make_sockaddr(family, peer, 0, &ss);
+	memcpy(&sig.tcpm_addr, &ss, sizeof(ss));
+	memcpy(sig.tcpm_key, SYNTWIN_MD5_KEY, sig.tcpm_keylen);
+	if (setsockopt(fd, IPPROTO_TCP, TCP_MD5SIG, &sig, sizeof(sig))) {
+		log_err("setsockopt(TCP_MD5SIG for %s)", peer);
+		return -1;
+	}
+	return 0;
+}

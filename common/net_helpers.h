@@ -38,6 +38,10 @@ int open_netns(const char *name);
 /* Enter the network namespace /run/netns/@name. Returns 0 or -1. */
 int enter_netns(const char *name);
 
+#define SYNTWIN_MD5_KEY "syntwin-md5-key" /* TCP_MD5SIG key of the MD5 source addresses */
+/* Sets TCP_MD5SIG with SYNTWIN_MD5_KEY for @peer (numeric) on @fd. Returns 0, or -1 (printed). */
+int md5_key_for(int fd, int family, const char *peer);
+
 /* The network namespace this thread is in now, as an fd to come back to with netns_set(), or
  * -1 (message printed). */
 int netns_here(void);

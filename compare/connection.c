@@ -44,14 +44,8 @@ static void remember(struct run *R, const struct conn_record *c, const struct so
 	if (g->have_bpf && res->reason == R_SYNCOOKIE && !capture_key_of(&g->rec, &k) &&
 	    keyset_add(&R->cookie_keys, &k))
 		fprintf(stderr, "syntwin: out of memory keeping syncookie keys\n");
-	if (res->verdict == V_BPF_MISSING) {
-		struct label l = { .flow = { .family = (uint8_t)c->family, .sport = c->sport,
-					     .dport = c->dport } };
-
-		if (inet_pton(c->family, c->saddr, l.flow.saddr) == 1 &&
-		    inet_pton(c->family, c->daddr, l.flow.daddr) == 1)
-			labels_put(&R->missing_flows, &l);
-	}
+	if (res->verdict == V_BPF_MISSING)
+		labels_put(&R->missing_flows, &(struct label){ .flow = c->flow });
 }
 
 /* The statistics of a judged socket record. */
@@ -127,12 +121,16 @@ static void compare_one(struct run *R, struct conn_record *c, const uint8_t *nat
 	remember(R, c, &g, &res);
 	c->res = &res;
 	count_socket(R, c, &g, &res, bad);
-	if (bad)
+	if (bad) {
+		bool active = !strcmp(c->direction, "active");
+		char saddr[46], daddr[46];
+
+		flow_text(&c->flow, saddr, daddr);
 		fprintf(stderr, "syntwin: %s %s %s:%u mode %d: %s: %s\n",
-			c->family == AF_INET6 ? "IPv6" : "IPv4", c->direction,
-			strcmp(c->direction, "active") ? c->saddr : c->daddr,
-			strcmp(c->direction, "active") ? c->sport : c->dport, c->mode,
+			c->family == AF_INET6 ? "IPv6" : "IPv4", c->direction, active ? daddr : saddr,
+			ntohs(active ? c->flow.dport : c->flow.sport), c->mode,
 			verdict_names[res.verdict], res.detail);
+	}
 	record_copies(c, &g);
 	c->small_buffer = small;
 	writer_record(&R->out, c, &R->st.fp);
@@ -164,8 +162,7 @@ void passive_socket(struct run *R, int fd, int family, int mode)
 	bool check;
 	int n;
 
-	socket_addr(fd, 1, c.saddr, &c.sport);
-	socket_addr(fd, 0, c.daddr, &c.dport);
+	flow_of_socket(fd, true, &c.flow);
 	getsockopt(fd, SOL_SOCKET, SO_COOKIE, &c.cookie, &cl);
 	gather_label(R, &c, &keep);
 	check = small_buffer_check(R, &c);
@@ -189,8 +186,7 @@ static void judge_capture(struct run *R, const struct capture_key *k, const stru
 	struct compare_result res;
 	char site[160];
 	struct conn_record c = { .family = k->family, .mode = 0, .direction = "passive",
-				 .sport = ntohs(k->sport), .dport = ntohs(k->dport),
-				 .bpf = r->data, .bpf_len = r->cap_len, .bpf_mac_len = r->mac_len,
+				 .flow = *k, .bpf = r->data, .bpf_len = r->cap_len, .bpf_mac_len = r->mac_len,
 				 .res = &res, .gen = l ? l->gen : NULL, .knobs = l ? l->knobs : NULL,
 				 .gen_index = l ? l->index : 0, .gen_seed = l ? l->seed : 0,
 				 .copies = r->copies };
@@ -198,18 +194,18 @@ static void judge_capture(struct run *R, const struct capture_key *k, const stru
 
 	gather_unbound(R, k, r, &ob, site, sizeof(site));
 	bad = judge(&ob, &res);
-	inet_ntop(k->family, k->saddr, c.saddr, sizeof(c.saddr));
-	inet_ntop(k->family, k->daddr, c.daddr, sizeof(c.daddr));
 	stats_count_verdict(&R->st, &res, bad);
 	stats_count_gen(&R->st, gen_id_of(c.gen), &res);
 	if (bad) {
-		char text[512];
+		char text[512], saddr[46], daddr[46];
 		struct syn_layout lay;
 
 		syn_layout(r->data, r->cap_len, r->mac_len, &lay);
 		syn_decode_text(r->data, &lay, text, sizeof(text));
+		flow_text(k, saddr, daddr);
 		fprintf(stderr, "syntwin: %s passive %s:%u > %s:%u isn %u (%s): %s: %s; %s\n",
-			k->family == AF_INET6 ? "IPv6" : "IPv4", c.saddr, c.sport, c.daddr, c.dport,
+			k->family == AF_INET6 ? "IPv6" : "IPv4", saddr, ntohs(k->sport), daddr,
+			ntohs(k->dport),
 			k->seq, c.knobs ? c.knobs : "no generator named it",
 			verdict_names[res.verdict], res.detail, text);
 	}
@@ -217,43 +213,41 @@ static void judge_capture(struct run *R, const struct capture_key *k, const stru
 }
 
 /* A generator gave up on a SYN (no SYN-ACK came): its capture judged now, as one connection. */
-static void gave_up(struct run *R, const struct active_msg *m)
+static void gave_up(struct run *R, const struct gen_event *e)
 {
-	struct label_flow f;
-	struct capture_key k;
+	const struct capture_key *k = &e->flow;
 	struct capture_rec r;
 	struct label l, *lp = NULL;
 	bool dup;
 
-	if (flow_of_msg(m, &f) || !m->has_isn)
+	if (!e->has_isn)
 		return;
-	key_of_flow(&f, m->isn, &k);
-	if (labels_take(&R->labels, &f, true, m->isn, 0, &l, &dup) == 0)
+	if (labels_take(&R->labels, k, true, k->seq, 0, &l, &dup) == 0)
 		lp = &l;
 	R->st.conns++;
 	R->st.gave_up++;
-	if (capture_take_flow(&R->cc, &k, &r) == 0) {
+	if (capture_take_flow(&R->cc, k, &r) == 0) {
 		R->st.gave_up_dropped += capture_all_dropped(&r);
-		judge_capture(R, &k, &r, lp);
+		judge_capture(R, k, &r, lp);
 		return;
 	}
 	/* The generator wrote a SYN that the witness never saw. */
-	struct observation ob = { .isn = m->isn, .gen = lp ? lp->gen : NULL,
+	struct observation ob = { .isn = k->seq, .gen = lp ? lp->gen : NULL,
 				  .declares = gen_declares_of(lp ? lp->gen : NULL),
 				  .knobs = lp ? lp->knobs : NULL };
 	struct compare_result res;
-	struct conn_record c = { .family = f.family, .direction = "passive", .sport = f.sport,
-				 .dport = f.dport, .res = &res, .gen = lp ? lp->gen : NULL,
+	struct conn_record c = { .family = k->family, .direction = "passive", .flow = *k,
+				 .res = &res, .gen = lp ? lp->gen : NULL,
 				 .knobs = lp ? lp->knobs : NULL, .gen_index = lp ? lp->index : 0,
 				 .gen_seed = lp ? lp->seed : 0 };
 	int bad = judge(&ob, &res);
+	char saddr[46], daddr[46];
 
-	inet_ntop(f.family, f.saddr, c.saddr, sizeof(c.saddr));
-	inet_ntop(f.family, f.daddr, c.daddr, sizeof(c.daddr));
+	flow_text(k, saddr, daddr);
 	R->st.verdict[res.verdict]++;
 	R->st.unexplained += bad;
-	fprintf(stderr, "syntwin: %s %s:%u: bpf-missing: %s\n", f.family == AF_INET6 ? "IPv6" :
-		"IPv4", c.saddr, c.sport, res.detail);
+	fprintf(stderr, "syntwin: %s %s:%u: bpf-missing: %s\n", k->family == AF_INET6 ? "IPv6" :
+		"IPv4", saddr, ntohs(k->sport), res.detail);
 	writer_record(&R->out, &c, &R->st.fp);
 }
 
@@ -263,16 +257,15 @@ static void gave_up(struct run *R, const struct active_msg *m)
  * capture or its child finds it there). With @recorded, its active record came with the
  * failure and is judged with it; without, nothing but the client's word shows why it failed.
  */
-static void client_failed(struct run *R, const struct active_msg *m, bool recorded)
+static void client_failed(struct run *R, const struct gen_event *e, bool recorded)
 {
-	struct label_flow f;
 	struct label l;
 	bool dup;
 
 	R->st.client_failed++;
 	if (!recorded) {
-		struct client_failure cf = { .gen = m->gen, .knobs = m->knobs, .index = m->index,
-					     .err = (int)m->count };
+		struct client_failure cf = { .gen = e->gen, .knobs = e->knobs, .index = e->index,
+					     .err = e->err };
 		struct compare_result res;
 
 		R->st.active_unrecorded += R->o.active > 0;
@@ -282,71 +275,60 @@ static void client_failed(struct run *R, const struct active_msg *m, bool record
 		fprintf(stderr, "syntwin: %s\n", res.detail);
 	}
 	/* the flow is live in one connection at a time: the failed one's label is its newest */
-	if (flow_of_msg(m, &f) || labels_take(&R->labels, &f, false, 0, UINT64_MAX, &l, &dup))
+	if (labels_take(&R->labels, &e->flow, false, 0, UINT64_MAX, &l, &dup))
 		return;
 	if (labels_put(&R->failed_labels, &l))
 		fprintf(stderr, "syntwin: out of memory keeping the label of failed connection "
 			"%s #%llu\n", l.gen, (unsigned long long)l.index);
 }
 
-/* An active record: the SYN-ACK headers the client's kernel saved. */
-static void active_record(struct run *R, struct active_msg *m)
+/* An active record: the SYN-ACK headers the client's kernel saved; the server sent them. */
+static void active_record(struct run *R, const struct gen_event *e)
 {
-	struct conn_record c = { .family = m->family, .mode = m->mode, .direction = "active",
-				 .cookie = m->cookie, .sport = m->server_port,
-				 .dport = m->client_port };
+	struct conn_record c = { .family = e->flow.family, .mode = e->mode, .direction = "active",
+				 .cookie = e->cookie, .gen = e->gen, .knobs = e->knobs,
+				 .gen_index = e->index, .gen_seed = e->seed };
 
-	if (m->count) { /* failed after its SYN-ACK was saved: count = the error */
-		client_failed(R, m, true);
-		c.client_errno = (int)m->count;
+	flow_set(&c.flow, e->flow.family, e->flow.daddr, ntohs(e->flow.dport), e->flow.saddr,
+		 ntohs(e->flow.sport), 0);
+	if (e->err) { /* failed after its SYN-ACK was saved */
+		client_failed(R, e, true);
+		c.client_errno = e->err;
 	}
-	c.gen = m->gen;
-	c.knobs = m->knobs;
-	c.gen_index = m->index;
-	c.gen_seed = m->seed;
-	m->small[sizeof(m->small) - 1] = 0;
-	snprintf(c.saddr, sizeof(c.saddr), "%.45s", m->server);
-	snprintf(c.daddr, sizeof(c.daddr), "%.45s", m->client);
-	R->st.small_buffer_checks += m->small[0] != 0;
-	compare_one(R, &c, m->native, m->native_len > (int)sizeof(m->native) ? -1 : m->native_len,
-		    m->small);
+	R->st.small_buffer_checks += e->small && e->small[0];
+	compare_one(R, &c, e->native, e->native_len > 1024 ? -1 : e->native_len, e->small);
 }
 
 /* A label: filed by flow (labels.h) until its SYN's socket or capture takes it. */
-static void file_label(struct run *R, const struct active_msg *m)
+static void file_label(struct run *R, const struct gen_event *e)
 {
-	struct label l = { .has_isn = m->has_isn, .isn = m->isn, .index = m->index,
-			   .seed = m->seed, .t_ns = m->t_ns };
+	struct label l = { .flow = e->flow, .has_isn = e->has_isn, .isn = e->flow.seq,
+			   .index = e->index, .seed = e->seed, .t_ns = e->t_ns };
 
-	memcpy(l.gen, m->gen, sizeof(l.gen));
-	memcpy(l.knobs, m->knobs, sizeof(l.knobs));
-	if (flow_of_msg(m, &l.flow) || labels_put(&R->labels, &l))
+	snprintf(l.gen, sizeof(l.gen), "%s", e->gen ? e->gen : "");
+	snprintf(l.knobs, sizeof(l.knobs), "%s", e->knobs ? e->knobs : "");
+	if ((l.flow.family != AF_INET && l.flow.family != AF_INET6) || labels_put(&R->labels, &l))
 		R->st.bad_labels++;
 }
 
-int generator_message(void *run, const struct active_msg *msg)
+int generator_message(void *run, const struct gen_event *e)
 {
 	struct run *R = run;
-	struct active_msg m = *msg;
 
-	m.gen[sizeof(m.gen) - 1] = 0;
-	m.knobs[sizeof(m.knobs) - 1] = 0;
-	m.client[sizeof(m.client) - 1] = 0;
-	m.server[sizeof(m.server) - 1] = 0;
-	switch (m.kind) {
-	case CLIENT_GEN:
-		file_label(R, &m);
+	switch (e->kind) {
+	case EV_LABEL:
+		file_label(R, e);
 		break;
-	case CLIENT_GAVE_UP:
-		gave_up(R, &m);
+	case EV_GAVE_UP:
+		gave_up(R, e);
 		break;
-	case CLIENT_FAILED:
-		client_failed(R, &m, false);
+	case EV_FAILED:
+		client_failed(R, e, false);
 		break;
-	case ACTIVE_RECORD:
-		active_record(R, &m);
+	case EV_RECORD:
+		active_record(R, e);
 		break;
-	default: /* ACTIVE_DONE: the records are counted as they come */
+	case EV_DONE: /* the records are counted as they come */
 		break;
 	}
 	return 0;
@@ -357,17 +339,15 @@ int judge_left(const struct capture_key *k, const struct capture_rec *r, void *r
 {
 	struct run *R = run;
 	struct capture_rec gone;
-	struct label_flow f;
 	struct label l;
 	bool dup, have;
 	struct leftover_facts lf;
 
-	flow_of_key(k, &f);
 	lf = (struct leftover_facts){
 		.wire_faults = R->wire_faults,
 		.key_judged = R->wire_faults && keyset_has(&R->judged_keys, k),
 		.answers_judged = R->wire_faults && late_answer(r, &R->judged_keys),
-		.flow_missing = labels_peek(&R->missing_flows, &f, false, 0, 0) != NULL };
+		.flow_missing = labels_peek(&R->missing_flows, k, false, 0, 0) != NULL };
 	switch (judge_leftover(&lf)) {
 	case LEFT_LATE_COPY:
 		R->st.late_copies++;
@@ -376,11 +356,11 @@ int judge_left(const struct capture_key *k, const struct capture_rec *r, void *r
 		R->st.late_answers++;
 		break;
 	case LEFT_LATE_CAPTURE:
-		labels_take(&R->missing_flows, &f, false, 0, 0, &l, &dup);
+		labels_take(&R->missing_flows, k, false, 0, 0, &l, &dup);
 		R->st.late_captures++;
 		break;
 	case LEFT_JUDGE:
-		have = take_syn_label(R, &f, true, k->seq, capture_first_ts(&R->cc, r), &l,
+		have = take_syn_label(R, k, true, k->seq, capture_first_ts(&R->cc, r), &l,
 				      &dup) == 0 && !dup;
 		judge_capture(R, k, r, have ? &l : NULL);
 		break;

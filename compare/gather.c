@@ -173,45 +173,13 @@ void gather_unbound(struct run *R, const struct capture_key *k, const struct cap
 	ob->synack_retries = R->synack_retries;
 }
 
-void flow_of_key(const struct capture_key *k, struct label_flow *f)
-{
-	memset(f, 0, sizeof(*f));
-	f->family = k->family;
-	memcpy(f->saddr, k->saddr, 16);
-	memcpy(f->daddr, k->daddr, 16);
-	f->sport = ntohs(k->sport);
-	f->dport = ntohs(k->dport);
-}
-
-void key_of_flow(const struct label_flow *f, uint32_t isn, struct capture_key *k)
-{
-	memset(k, 0, sizeof(*k));
-	k->family = f->family;
-	memcpy(k->saddr, f->saddr, 16);
-	memcpy(k->daddr, f->daddr, 16);
-	k->sport = htons(f->sport);
-	k->dport = htons(f->dport);
-	k->seq = isn;
-}
-
-int flow_of_msg(const struct active_msg *m, struct label_flow *f)
-{
-	memset(f, 0, sizeof(*f));
-	f->family = (uint8_t)m->family;
-	f->sport = m->client_port;
-	f->dport = m->server_port;
-	return (m->family == AF_INET || m->family == AF_INET6) &&
-	       inet_pton(m->family, m->client, f->saddr) == 1 &&
-	       inet_pton(m->family, m->server, f->daddr) == 1 ? 0 : -1;
-}
-
 /* Was @l given before @syn_ns (a SYN's first copy), as the SYN's own label must have been? */
 static bool given_before(const struct label *l, uint64_t syn_ns)
 {
 	return l->t_ns && l->t_ns < syn_ns;
 }
 
-int take_syn_label(struct run *R, const struct label_flow *f, bool has_isn, uint32_t isn,
+int take_syn_label(struct run *R, const struct capture_key *f, bool has_isn, uint32_t isn,
 		   uint64_t syn_ns, struct label *l, bool *dup)
 {
 	const struct label *live = labels_peek(&R->labels, f, has_isn, isn, syn_ns);
@@ -228,7 +196,7 @@ int take_syn_label(struct run *R, const struct label_flow *f, bool has_isn, uint
  * The label of the connection whose SYN had flow @f (and ISN @isn if @has_isn): its generator
  * gave it before making the SYN, in this process, so it is here if there is one.
  */
-static void attach_label(struct run *R, struct conn_record *c, const struct label_flow *f,
+static void attach_label(struct run *R, struct conn_record *c, const struct capture_key *f,
 			 bool has_isn, uint32_t isn, uint64_t syn_ns, struct label *keep)
 {
 	bool dup;
@@ -250,14 +218,14 @@ static void attach_label(struct run *R, struct conn_record *c, const struct labe
 
 void gather_label(struct run *R, struct conn_record *c, struct label *keep)
 {
-	struct label_flow f = { .family = (uint8_t)c->family };
+	struct capture_key f = c->flow;
 	struct capture_rec peek;
 	struct capture_key k;
 	uint64_t syn_ns;
 	bool have_key;
 
 	/* The label is found by the witness's key (flow + ISN); without a capture, by the
-	 * socket's addresses. */
+	 * socket's flow. */
 	have_key = capture_peek_bound(&R->cc, c->cookie, &peek) == 0 &&
 		   capture_key_of(&peek, &k) == 0;
 	/* a later child of a syncookie connection: its label is that connection's */
@@ -267,15 +235,10 @@ void gather_label(struct run *R, struct conn_record *c, struct label *keep)
 		have_key = cookie_child_origin(R, &seg, &k) >= 0;
 	}
 	if (have_key) {
-		flow_of_key(&k, &f);
+		f = k;
 		/* The peer may be gone already (reset before the accept; getpeername() fails). */
-		inet_ntop(k.family, k.saddr, c->saddr, sizeof(c->saddr));
-		c->sport = f.sport;
-	} else {
-		inet_pton(c->family, c->saddr, f.saddr);
-		inet_pton(c->family, c->daddr, f.daddr);
-		f.sport = c->sport;
-		f.dport = c->dport;
+		memcpy(c->flow.saddr, k.saddr, sizeof(k.saddr));
+		c->flow.sport = k.sport;
 	}
 	/* a cookie child's SYN is an earlier connection's: its label is found as a duplicate */
 	syn_ns = have_key && !(peek.flags & CAP_F_NO_SYN) ? capture_first_ts(&R->cc, &peek) : 0;

@@ -41,21 +41,16 @@ void gather_socket(struct run *R, const struct conn_record *c, const uint8_t *na
 void gather_unbound(struct run *R, const struct capture_key *k, const struct capture_rec *r,
 		    struct observation *ob, char *site, size_t sitelen);
 
-/* The flow of a capture key (network order) as the labels file it (host order), and back. */
-void flow_of_key(const struct capture_key *k, struct label_flow *f);
-void key_of_flow(const struct label_flow *f, uint32_t isn, struct capture_key *k);
-/* A generator message's flow (the client sent the SYN). Returns 0, or -1 if malformed. */
-int flow_of_msg(const struct active_msg *m, struct label_flow *f);
 /* The judged syncookie connection a cookie child's key @k belongs to (cookie_keys), in
  * @first: the same flow and an ISN at most 3 below. Returns the difference, or -1. */
 int cookie_child_origin(struct run *R, const struct capture_key *k, struct capture_key *first);
 /* Takes the label of a SYN (flow @f, ISN @isn if @has_isn, first copy at @syn_ns) from the live
  * labels or those set aside by client failures, whichever was given last before the SYN.
  * Returns 0 or -1. */
-int take_syn_label(struct run *R, const struct label_flow *f, bool has_isn, uint32_t isn,
+int take_syn_label(struct run *R, const struct capture_key *f, bool has_isn, uint32_t isn,
 		   uint64_t syn_ns, struct label *l, bool *dup);
-/* The label of passive connection @c (its cookie and addresses) into @c (kept in @keep, which must outlive the
- * record), found by the witness's key, else by the socket's addresses. */
+/* The label of passive connection @c (its cookie and flow) into @c (kept in @keep, which must
+ * outlive the record), found by the witness's key, else by the socket's flow. */
 void gather_label(struct run *R, struct conn_record *c, struct label *keep);
 /* Is @gen's connection @index in the plan's forced-syncookie window? */
 bool cookie_due_of(const struct run *R, const char *gen, uint64_t index);

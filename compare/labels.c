@@ -26,15 +26,19 @@ void labels_free(struct labels *t)
 	t->bucket = NULL;
 }
 
-static size_t hash_flow(const struct label_flow *f, size_t n)
+/* (the ISN aside: a label's flow is the connection's, whatever SYN it sent) */
+static size_t hash_flow(const struct capture_key *f, size_t n)
 {
-	return (size_t)(fnv1a(FNV1A_INIT, f, sizeof(*f)) % n);
+	struct capture_key k = *f;
+
+	k.seq = 0;
+	memset(k.pad, 0, sizeof(k.pad));
+	return (size_t)(fnv1a(FNV1A_INIT, &k, sizeof(k)) % n);
 }
 
-static bool same_flow(const struct label_flow *a, const struct label_flow *b)
+static bool same_flow(const struct capture_key *a, const struct capture_key *b)
 {
-	return a->family == b->family && a->sport == b->sport && a->dport == b->dport &&
-	       !memcmp(a->saddr, b->saddr, 16) && !memcmp(a->daddr, b->daddr, 16);
+	return flow_same(a, b);
 }
 
 int labels_put(struct labels *t, const struct label *l)
@@ -58,7 +62,7 @@ int labels_put(struct labels *t, const struct label *l)
  * ISN: with @before_ns, the newest given before then (the SYN's first copy arrived then, and
  * its connection's label was the last given for the flow before its SYN); else the oldest.
  */
-static struct label **find(const struct labels *t, const struct label_flow *flow, bool has_isn,
+static struct label **find(const struct labels *t, const struct capture_key *flow, bool has_isn,
 			   uint32_t isn, uint64_t before_ns)
 {
 	struct label **p, **oldest = NULL, **newest_before = NULL;
@@ -79,7 +83,7 @@ static struct label **find(const struct labels *t, const struct label_flow *flow
 	return newest_before ? newest_before : oldest;
 }
 
-const struct label *labels_peek(const struct labels *t, const struct label_flow *flow,
+const struct label *labels_peek(const struct labels *t, const struct capture_key *flow,
 				bool has_isn, uint32_t isn, uint64_t before_ns)
 {
 	struct label **p = find(t, flow, has_isn, isn, before_ns);
@@ -87,7 +91,7 @@ const struct label *labels_peek(const struct labels *t, const struct label_flow 
 	return p ? *p : NULL;
 }
 
-int labels_take(struct labels *t, const struct label_flow *flow, bool has_isn, uint32_t isn,
+int labels_take(struct labels *t, const struct capture_key *flow, bool has_isn, uint32_t isn,
 		uint64_t before_ns, struct label *out, bool *dup)
 {
 	struct label **p = find(t, flow, has_isn, isn, before_ns), *l;

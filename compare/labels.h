@@ -18,16 +18,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "flow.h"
+
 #define LABELS_RECENT 4096
 
-struct label_flow {
-	uint8_t family;			/* AF_INET or AF_INET6 */
-	uint8_t saddr[16], daddr[16];	/* network order; IPv4 in the first 4 bytes, rest zero */
-	uint16_t sport, dport;		/* host order; s* sent the SYN */
-};
-
 struct label {
-	struct label_flow flow;
+	struct capture_key flow;	/* (flow.h) s* sent the SYN; its seq is not used */
 	bool has_isn;
 	uint32_t isn;
 	uint64_t t_ns;			/* given at (CLOCK_MONOTONIC); 0: not known */
@@ -54,10 +50,10 @@ int labels_put(struct labels *t, const struct label *l);
  * live label, a recently taken one with the same flow and ISN (*@dup set). Returns 0 with @out
  * filled, or -1.
  */
-int labels_take(struct labels *t, const struct label_flow *flow, bool has_isn, uint32_t isn,
+int labels_take(struct labels *t, const struct capture_key *flow, bool has_isn, uint32_t isn,
 		uint64_t before_ns, struct label *out, bool *dup);
 /* The live label labels_take() would take, left in place, or NULL. */
-const struct label *labels_peek(const struct labels *t, const struct label_flow *flow,
+const struct label *labels_peek(const struct labels *t, const struct capture_key *flow,
 				bool has_isn, uint32_t isn, uint64_t before_ns);
 
 #endif

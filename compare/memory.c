@@ -86,20 +86,16 @@ const char *leaked_site(struct run *R, const struct capture_key *k, char *buf, s
 static void mem_record(struct run *R, const struct mem_obj *o, const struct compare_result *res)
 {
 	struct conn_record c = { .family = o->flow.family, .direction = "memory",
-				 .sport = ntohs(o->flow.sport), .dport = ntohs(o->flow.dport),
-				 .res = res };
-	char site[160];
+				 .flow = o->flow, .res = res };
+	char site[160], saddr[46], daddr[46];
 
-	if (o->flow.family) {
-		inet_ntop(o->flow.family, o->flow.saddr, c.saddr, sizeof(c.saddr));
-		inet_ntop(o->flow.family, o->flow.daddr, c.daddr, sizeof(c.daddr));
-	}
+	flow_text(&o->flow, saddr, daddr);
 	R->st.verdict[V_DIFFER]++;
 	R->st.unexplained++;
 	R->st.mem_leaks++;
 	fprintf(stderr, "syntwin: %s memory %s:%u > %s:%u: differ: %s (%s)\n",
 		o->flow.family == AF_INET6 ? "IPv6" : o->flow.family ? "IPv4" : "unknown flow",
-		c.saddr, c.sport, c.daddr, c.dport, res->detail,
+		saddr, ntohs(o->flow.sport), daddr, ntohs(o->flow.dport), res->detail,
 		saved_syn_mem_symbol(o->call_site, site, sizeof(site)));
 	writer_record(&R->out, &c, &R->st.fp);
 }

@@ -74,8 +74,8 @@ struct run {
 
 /* connection.c: one connection each, gather -> judge -> record. */
 void passive_socket(struct run *R, int fd, int family, int mode);
-/* The generators' sink (client_msg.h): a label, an active record, a failure, a SYN given up. */
-int generator_message(void *run, const struct active_msg *m);
+/* The generators' sink (events.h): a label, an active record, a failure, a SYN given up. */
+int generator_message(void *run, const struct gen_event *e);
 /* At the end: every capture no socket took (capture_each_unbound() callback). */
 int judge_left(const struct capture_key *k, const struct capture_rec *r, void *run);
 

@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "client_msg.h"
+#include "events.h"
 #include "generators.h"
 #include "net_helpers.h"
 #include "netstat.h"

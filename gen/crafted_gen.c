@@ -77,7 +77,7 @@ bool crafted_any(const struct crafted_opts *o)
 }
 
 static int crafted_gen_open(struct crafted_gen *g, const struct crafted_opts *o,
-		     int (*sink)(void *ctx, const struct active_msg *m), void *ctx, int ep,
+		     gen_sink sink, void *ctx, int ep,
 		     uint32_t tag)
 {
 	memset(g, 0, sizeof(*g));
@@ -180,10 +180,12 @@ static bool replay_send_next(struct crafted_gen *g)
 {
 	while (g->replay_next < g->replay.n) {
 		const struct replay_syn *r = &g->replay.v[g->replay_next++];
-		struct active_msg m;
+		struct gen_event e;
+		char knobs[208];
 
-		replay_prepare(&g->replay, r, &m, &g->out, g->name, sizeof(g->name));
-		if (tell_flow(CLIENT_GEN, r->family, r->sport, r->dport, r->isn, &m) ||
+		replay_prepare(&g->replay, r, &e, knobs, sizeof(knobs), &g->out, g->name,
+			       sizeof(g->name));
+		if (tell_flow(EV_LABEL, r->family, r->sport, r->dport, r->isn, &e) ||
 		    syn_write(&g->out)) {
 			log_err("replay: %s", g->name);
 			g->failed++;

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "client_msg.h"
+#include "events.h"
 #include "craft.h"
 #include "replay.h"
 #include "rerun.h"

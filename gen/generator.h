@@ -2,7 +2,7 @@
 /*
  * What every generator of the run's event loop is: a module behind these calls, one row of
  * gen_phases[] (registry.c), run in the order of the table (generators.h). Its labels, active
- * records, failures and give-ups go to the sink (client_msg.h), in memory.
+ * records, failures and give-ups go to the sink (events.h), in memory.
  *
  * The loop's part: open() once its turn comes, step() every round (it starts what may start
  * and times out what waited too long), event() for each epoll event whose data.u32 is one of
@@ -15,9 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "client_msg.h"
-
-typedef int (*gen_sink)(void *ctx, const struct active_msg *m);
+#include "events.h"
 
 struct crafted_opts;
 struct planned;

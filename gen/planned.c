@@ -155,7 +155,7 @@ static int passive_begin(struct planned_gen *g)
 	uint64_t k = g->i, j = k - g->p.held_back;
 	int family = k % 2 ? 6 : 4;
 	uint16_t sport = (uint16_t)(PLAN_SPORT + k), dport;
-	struct active_msg m = { .index = k, .seed = run_seed };
+	struct gen_event e = { .index = k, .seed = run_seed };
 
 	g->kind = k < g->p.held_back ? PLAN_HELD_BACK : abandon_kind(j);
 	dport = (uint16_t)((g->kind == PLAN_ABANDON_CLOSE ? CLOSE_PORT : TOPO_PORT_BASE) + (k / 2) % 2);
@@ -168,10 +168,10 @@ static int passive_begin(struct planned_gen *g)
 	g->tsval = (uint32_t)rng_next(&g->rng) >> 1;
 	plan_shape(family, g->tsval, (uint16_t)(k * 7 + 1), &g->s);
 	g->f = flow_of(&g->s, sport, dport);
-	snprintf(m.gen, sizeof(m.gen), "%s", plan_gen[g->kind]);
-	snprintf(m.knobs, sizeof(m.knobs), "%s", g->s.name);
+	e.gen = plan_gen[g->kind];
+	e.knobs = g->s.name;
 	port_tsval[sport] = g->tsval + 1;
-	if (tell_flow(CLIENT_GEN, family, sport, dport, g->isn, &m) || plan_write(&g->s, &g->f, g->isn))
+	if (tell_flow(EV_LABEL, family, sport, dport, g->isn, &e) || plan_write(&g->s, &g->f, g->isn))
 		return -1;
 	g->sa_of = (struct synack_of){ sport, g->isn };
 	wait_for(g, ST_SYNACK, is_synack_of, &g->sa_of, ANSWER_WAIT_MS);
@@ -290,20 +290,22 @@ static int dup_begin(struct planned_gen *g)
 /* The record: the SYN-ACK headers the socket's kernel saved, for the server. 0 or -1. */
 static int dup_send_record(struct planned_gen *g)
 {
-	struct active_msg m = { .kind = ACTIVE_RECORD, .family = g->af, .mode = g->mode,
-				.index = g->i - g->p.held_back - g->p.abandoned, .seed = run_seed };
-	socklen_t cl = sizeof(m.cookie);
+	struct gen_event e = { .kind = EV_RECORD, .mode = g->mode,
+			       .index = g->i - g->p.held_back - g->p.abandoned, .seed = run_seed,
+			       .gen = plan_gen[PLAN_DUP_SYNACK], .knobs = "plan/linux-ts synack" };
+	socklen_t cl = sizeof(e.cookie);
+	uint8_t native[1024];
+	char small[160];
 	size_t need = 0;
 
-	if (getsockopt(g->fd, SOL_SOCKET, SO_COOKIE, &m.cookie, &cl))
+	if (getsockopt(g->fd, SOL_SOCKET, SO_COOKIE, &e.cookie, &cl))
 		return -1;
-	socket_addr(g->fd, 0, m.client, &m.client_port);
-	socket_addr(g->fd, 1, m.server, &m.server_port);
-	snprintf(m.gen, sizeof(m.gen), "%s", plan_gen[PLAN_DUP_SYNACK]);
-	snprintf(m.knobs, sizeof(m.knobs), "plan/linux-ts synack");
-	m.native_len = read_native_guarded(g->fd, m.native, sizeof(m.native), &need, m.small,
-					   sizeof(m.small));
-	return tell_msg(&m);
+	flow_of_socket(g->fd, false, &e.flow);
+	e.native_len = read_native_guarded(g->fd, native, sizeof(native), &need, small,
+					   sizeof(small));
+	e.native = native;
+	e.small = small;
+	return tell_event(&e);
 }
 
 /* The socket closed with an RST (no FIN exchange left behind). */
@@ -397,9 +399,9 @@ static void handshake_end(struct planned_gen *g, int rc)
  * awaited (ST_CLOSING). */
 static void all_made(struct planned_gen *g)
 {
-	struct active_msg done = { .kind = ACTIVE_DONE, .count = (uint32_t)g->dup_made };
+	struct gen_event done = { .kind = EV_DONE, .count = g->dup_made };
 
-	if (g->p.dup_synack && tell_msg(&done)) {
+	if (g->p.dup_synack && tell_event(&done)) {
 		log_err("sending the dup-synack summary");
 		g->bad++;
 	}
@@ -486,7 +488,7 @@ static int planned_start(struct planned_gen *g)
 }
 
 static int planned_gen_open(struct planned_gen *g, const struct planned *p, uint64_t seed,
-		     int (*sink)(void *ctx, const struct active_msg *m), void *ctx, int ep,
+		     gen_sink sink, void *ctx, int ep,
 		     uint32_t tag)
 {
 	*g = (struct planned_gen){ .p = *p, .rng = seed, .ep = ep, .tag = tag, .fd = -1,

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "client_msg.h"
+#include "events.h"
 #include "craft.h"
 #include "tun_peer.h"
 

@@ -113,13 +113,12 @@ void replay_free(struct replay_list *l)
 	l->n = l->cap = 0;
 }
 
-void replay_prepare(const struct replay_list *l, const struct replay_syn *r, struct active_msg *m,
-		    struct syn_out *o, char *name, size_t namelen)
+void replay_prepare(const struct replay_list *l, const struct replay_syn *r, struct gen_event *e,
+		    char *knobs, size_t knobslen, struct syn_out *o, char *name, size_t namelen)
 {
-	*m = (struct active_msg){ .index = r->packet };
+	*e = (struct gen_event){ .index = r->packet, .gen = "replay", .knobs = knobs };
 	snprintf(name, namelen, "packet %lu", r->packet);
-	snprintf(m->gen, sizeof(m->gen), "replay");
-	snprintf(m->knobs, sizeof(m->knobs), "%s#%lu", l->file, r->packet);
+	snprintf(knobs, knobslen, "%s#%lu", l->file, r->packet);
 	*o = (struct syn_out){ .pkt = r->pkt, .len = r->len, .family = r->family, .sport = r->sport,
 			       .dport = r->dport, .isn = r->isn, .tsval = r->tsval, .name = name };
 }

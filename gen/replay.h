@@ -41,9 +41,9 @@ int replay_load(const char *file, const struct rerun_set *only, struct replay_li
 		char *err, size_t errlen);
 void replay_free(struct replay_list *l);
 /* SYN @r of @l as the tun peer writes it (@o; its name in @name, which must outlive @o) and its
- * label for the server (@m: "replay", FILE#PACKET). */
-void replay_prepare(const struct replay_list *l, const struct replay_syn *r, struct active_msg *m,
-		    struct syn_out *o, char *name, size_t namelen);
+ * label for the server (@e: "replay", FILE#PACKET in @knobs, which must outlive @e). */
+void replay_prepare(const struct replay_list *l, const struct replay_syn *r, struct gen_event *e,
+		    char *knobs, size_t knobslen, struct syn_out *o, char *name, size_t namelen);
 /* The line a replay ends with: what was read, sent, given up on (@dropped of them at once: the
  * witness saw the kernel drop them), skipped. */
 void replay_print(const struct replay_list *l, uint64_t sent, uint64_t given_up,

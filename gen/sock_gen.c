@@ -334,40 +334,38 @@ fail:
 	return -1;
 }
 
-/* A message about connection @s of @kind: its flow (the address and port its socket was bound
- * to, and the server's), index, seed and knobs. Returns 0, or -1. */
-static int msg_of(const struct sock_gen *g, const struct sock_gen_slot *s, uint32_t kind,
-		  struct active_msg *m)
+/* An event about connection @s of @kind: its flow, index, seed and knobs. */
+static void event_of(const struct sock_gen *g, const struct sock_gen_slot *s,
+		     enum gen_event_kind kind, struct gen_event *e)
+{
+	*e = (struct gen_event){ .kind = kind, .flow = s->flow, .mode = s->k.mode, .index = s->i,
+				 .seed = g->o.seed, .gen = "sockets", .knobs = s->desc };
+}
+
+/* The flow of connection @s: the address and port its socket was bound to, and the server's.
+ * Returns 0, or -1 if the server's address does not parse. */
+static int flow_of_slot(const struct sock_gen *g, struct sock_gen_slot *s)
 {
 	uint8_t server[16];
 
-	memset(m, 0, offsetof(struct active_msg, native));
-	m->kind = kind;
-	m->mode = s->k.mode;
-	m->index = s->i;
-	m->seed = g->o.seed;
-	snprintf(m->knobs, sizeof(m->knobs), "%s", s->desc);
-	memcpy(m->client, s->client, sizeof(m->client));
-	m->client_port = s->client_port;
 	if (inet_pton(s->k.family, server_addr(&s->k, &g->o), server) != 1)
 		return -1;
-	inet_ntop(s->k.family, server, m->server, sizeof(m->server));
-	m->family = s->k.family;
-	m->server_port = (uint16_t)(TOPO_PORT_BASE + s->k.mode - 1);
-	snprintf(m->gen, sizeof(m->gen), "sockets");
+	/* (the client's end: the address and port the socket is bound to) */
+	flow_of_socket(s->fd, false, &s->flow);
+	flow_set(&s->flow, s->k.family, s->flow.saddr, ntohs(s->flow.sport), server,
+		 (uint16_t)(TOPO_PORT_BASE + s->k.mode - 1), 0);
 	return 0;
 }
 
 /* Connection @s failed with @err before a SYN-ACK was saved: the sink sets its label aside. */
 static void tell_failed(struct sock_gen *g, const struct sock_gen_slot *s, int err)
 {
-	struct active_msg m;
+	struct gen_event e;
 
-	if (msg_of(g, s, CLIENT_FAILED, &m) == 0) {
-		m.count = (uint32_t)err;
-		if (g->sink(g->ctx, &m) == 0)
-			return;
-	}
+	event_of(g, s, EV_FAILED, &e);
+	e.err = err;
+	if (g->sink(g->ctx, &e) == 0)
+		return;
 	g->errors++;
 	log_err("telling the server connection %llu failed", (unsigned long long)s->i);
 }
@@ -380,11 +378,11 @@ static int start(struct sock_gen *g, struct sock_gen_slot *s)
 	struct sockaddr_storage ss;
 	socklen_t sl = make_sockaddr(s->k.family, server_addr(&s->k, &g->o),
 				     (uint16_t)(TOPO_PORT_BASE + s->k.mode - 1), &ss);
-	struct active_msg m;
+	struct gen_event e;
 	int rc;
 
-	socket_addr(s->fd, 0, s->client, &s->client_port);
-	if (msg_of(g, s, CLIENT_GEN, &m) || (m.t_ns = mono_ns(), g->sink(g->ctx, &m))) {
+	if (flow_of_slot(g, s) || (event_of(g, s, EV_LABEL, &e), e.t_ns = mono_ns(),
+				   g->sink(g->ctx, &e))) {
 		log_err("telling the server about connection %llu", (unsigned long long)s->i);
 		return -1;
 	}
@@ -416,19 +414,22 @@ static int start(struct sock_gen *g, struct sock_gen_slot *s)
  */
 static int send_record(struct sock_gen *g, const struct sock_gen_slot *s, int err)
 {
-	struct active_msg m;
-	socklen_t cl = sizeof(m.cookie);
+	struct gen_event e;
+	socklen_t cl = sizeof(e.cookie);
+	uint8_t native[1024];
+	char small[160];
 
-	if (msg_of(g, s, ACTIVE_RECORD, &m))
-		return -1;
-	m.count = (uint32_t)err;
-	getsockopt(s->fd, SOL_SOCKET, SO_COOKIE, &m.cookie, &cl);
+	event_of(g, s, EV_RECORD, &e);
+	e.err = err;
+	getsockopt(s->fd, SOL_SOCKET, SO_COOKIE, &e.cookie, &cl);
 	/* the small-buffer check (drawn per connection) only where the connection stands */
-	m.native_len = read_native_checked(s->fd, s->check && !err, m.native, sizeof(m.native),
-					   m.small, sizeof(m.small));
-	if (err && m.native_len <= 0)
+	e.native_len = read_native_checked(s->fd, s->check && !err, native, sizeof(native), small,
+					   sizeof(small));
+	e.native = native;
+	e.small = small;
+	if (err && e.native_len <= 0)
 		return 0;
-	if (g->sink(g->ctx, &m))
+	if (g->sink(g->ctx, &e))
 		return -1;
 	g->sent++;
 	return 1;
@@ -619,7 +620,7 @@ static bool sock_gen_finished(const struct sock_gen *g)
 	return g->next >= g->o.n && !busy_slots(g);
 }
 
-static int sock_gen_open(struct sock_gen *g, const struct sock_gen_opts *o, sock_gen_sink sink,
+static int sock_gen_open(struct sock_gen *g, const struct sock_gen_opts *o, gen_sink sink,
 		  void *ctx, int ep, uint32_t tag)
 {
 	memset(g, 0, sizeof(*g));
@@ -656,10 +657,9 @@ static uint64_t sock_gen_close(struct sock_gen *g)
 	if (apply_sysctls(g, &dflt))
 		g->errors++;
 	if (g->o.active) {
-		struct active_msg m = { .kind = ACTIVE_DONE, .count = (uint32_t)g->sent };
+		struct gen_event e = { .kind = EV_DONE, .count = g->sent };
 
-		/* A separate server may already have every record and be gone: that is fine. */
-		if (g->sink(g->ctx, &m) && errno != ECONNREFUSED)
+		if (g->sink(g->ctx, &e))
 			log_err("sending the active summary");
 	}
 	printf("client: %llu connections made, %llu failed (each reported to the server)%s\n",

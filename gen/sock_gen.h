@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "client_msg.h"
+#include "events.h"
 #include "knobs.h"
 #include "rerun.h"
 
@@ -35,8 +35,6 @@ struct sock_gen_opts {
 	bool active;
 };
 
-/* Where the generator's messages go (client_msg.h). Returns 0, or -1 (not delivered). */
-typedef int (*sock_gen_sink)(void *ctx, const struct active_msg *m);
 
 struct sock_gen_slot {
 	int fd;
@@ -45,13 +43,14 @@ struct sock_gen_slot {
 	uint64_t i, deadline_ms;
 	struct knobs k;
 	char desc[208];
-	char client[46];	/* the address and port it is bound to, kept from the start: */
-	uint16_t client_port;	/* a socket reset or failed may have lost its port since */
+	struct capture_key flow; /* the address and port it is bound to and the server's, kept
+				  * from the start: a socket reset or failed may have lost its
+				  * port since */
 };
 
 struct sock_gen {
 	struct sock_gen_opts o;
-	sock_gen_sink sink;
+	gen_sink sink;		/* where its events go (events.h) */
 	void *ctx;
 	int ep;
 	uint32_t tag;		/* slot j's epoll data.u32 is tag + j */

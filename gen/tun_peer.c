@@ -5,7 +5,7 @@
  * witness watches), reads the SYN-ACK, sends the final ACK (with a timestamp echo when the
  * SYN-ACK had one) so the server accepts a real connection, and answers the server's FIN with
  * RST+ACK (no TIME_WAIT). Before each SYN the server is told the flow, its ISN and what made it
- * (client_msg.h). syntwin-server drives it from its event loop (gen/planned.c, the planned
+ * (events.h). syntwin-server drives it from its event loop (gen/planned.c, the planned
  * handshakes; gen/crafted_gen.c, the crafted phase and replays).
  */
 #define _GNU_SOURCE
@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "client_msg.h"
+#include "events.h"
 #include "craft.h"
 #include "hex.h"
 #include "net_helpers.h"
@@ -40,7 +40,7 @@
 
 int tun = -1;
 uint32_t port_tsval[65536]; /* each flow's SYN timestamp, by our port (PAWS) */
-int (*peer_sink)(void *ctx, const struct active_msg *m);
+gen_sink peer_sink;
 bool (*peer_drop_probe)(void *ctx, const struct flow *f, uint32_t isn);
 void *peer_drop_ctx;
 void *peer_sink_ctx;
@@ -109,49 +109,44 @@ int open_tun(const char *dev)
 
 uint64_t run_seed;
 
-/* Tells the server flow @sport -> @dport with ISN @isn is one of ours (@kind: CLIENT_GEN before
- * the SYN, CLIENT_GAVE_UP when no SYN-ACK came). */
-int tell_flow(int kind, int family, uint16_t sport, uint16_t dport, uint32_t isn,
-	      struct active_msg *m)
+int tell_flow(enum gen_event_kind kind, int family, uint16_t sport, uint16_t dport, uint32_t isn,
+	      struct gen_event *e)
 {
-	m->kind = (uint32_t)kind;
-	m->has_isn = 1;
-	m->isn = isn;
-	client_msg_flow(m, family == 4 ? AF_INET : AF_INET6, family == 4 ? peer4 : peer6, sport,
-			family == 4 ? (const void *)self4 : self6, dport);
-	return tell_msg(m);
+	e->kind = kind;
+	e->has_isn = true;
+	flow_set(&e->flow, family == 4 ? AF_INET : AF_INET6, family == 4 ? peer4 : peer6, sport,
+		 family == 4 ? (const void *)self4 : self6, dport, isn);
+	return tell_event(e);
 }
 
-int tell_msg(const struct active_msg *m)
+int tell_event(const struct gen_event *e)
 {
-	return peer_sink ? peer_sink(peer_sink_ctx, m) : -1;
+	return peer_sink ? peer_sink(peer_sink_ctx, e) : -1;
 }
 
 int tell_shape(const struct syn_shape *s, bool fuzz, uint16_t sport, uint16_t dport, uint32_t isn,
 	       uint64_t i)
 {
-	struct active_msg m = { .index = i };
+	struct gen_event e = { .kind = EV_LABEL, .index = i, .seed = run_seed, .has_isn = true,
+			       .gen = s->bad ? "rejected" : fuzz ? "fuzz" :
+				      tap_mode ? "crafted-tap" : "crafted" };
+	char knobs[208];
 
-	snprintf(m.gen, sizeof(m.gen), "%s", s->bad ? "rejected" : fuzz ? "fuzz" :
-					     tap_mode ? "crafted-tap" : "crafted");
-	m.seed = run_seed;
 	if (fuzz) {
 		char hex[2 * sizeof(s->tcpopt) + 1];
 
 		hex_encode(s->tcpopt, s->tcpopt_len, hex);
-		snprintf(m.knobs, sizeof(m.knobs), "%s ttl=%d win=%u tos=0x%02x tcpopt=%s", s->name,
+		snprintf(knobs, sizeof(knobs), "%s ttl=%d win=%u tos=0x%02x tcpopt=%s", s->name,
 			 s->ttl, s->win, s->tos, hex);
 	}
 	else
-		snprintf(m.knobs, sizeof(m.knobs), "%s", s->name);
+		snprintf(knobs, sizeof(knobs), "%s", s->name);
+	e.knobs = knobs;
 	/* the flow as the SYN carries it (a shape may name its own addresses: src=, dst=) */
 	struct flow f = flow_of(s, sport, dport);
 
-	m.kind = CLIENT_GEN;
-	m.has_isn = 1;
-	m.isn = isn;
-	client_msg_flow(&m, s->family == 4 ? AF_INET : AF_INET6, f.src, sport, f.dst, dport);
-	return tell_msg(&m);
+	flow_set(&e.flow, s->family == 4 ? AF_INET : AF_INET6, f.src, sport, f.dst, dport, isn);
+	return tell_event(&e);
 }
 
 static int parse_seg(const uint8_t *p, size_t n, struct seg *s)
@@ -330,13 +325,13 @@ int syn_write(const struct syn_out *o)
 void syn_gave_up(const struct syn_out *o, bool dropped)
 {
 	static unsigned int said;
-	struct active_msg m = { 0 };
+	struct gen_event e = { 0 };
 
 	if (said++ < 5)
 		fprintf(stderr, "syntwin: tun peer: no SYN-ACK for %s (port %u)%s\n", o->name,
 			o->sport, dropped ? ": the kernel dropped it, given up at once" : "");
 	/* the server judges this SYN now rather than wait for its connection */
-	if (tell_flow(CLIENT_GAVE_UP, o->family, o->sport, o->dport, o->isn, &m))
+	if (tell_flow(EV_GAVE_UP, o->family, o->sport, o->dport, o->isn, &e))
 		log_err("telling the server we gave up on %s", o->name);
 }
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "client_msg.h"
+#include "events.h"
 #include "craft.h"
 #include "profile.h"
 #include "walk.h"
@@ -19,7 +19,7 @@
 extern int tun;			/* the tun (or tap) device */
 extern int tap_mode;		/* tun is a tap: frames carry an Ethernet header */
 /* Where labels go: the server's handler (set before the peer starts). */
-extern int (*peer_sink)(void *ctx, const struct active_msg *m);
+extern gen_sink peer_sink;
 extern void *peer_sink_ctx;
 /*
  * The witness's word on a SYN the peer waits on (set by syntwin-server, NULL elsewhere): true
@@ -51,12 +51,13 @@ int open_tun(const char *dev);
 ssize_t dev_write(const uint8_t *pkt, size_t len);
 /* The flow of shape @s from the peer's port @sport to the guest's @dport. */
 struct flow flow_of(const struct syn_shape *s, uint16_t sport, uint16_t dport);
-/* Tells the server flow @sport -> @dport with ISN @isn is one of ours (@kind: CLIENT_GEN before
- * the SYN, CLIENT_GAVE_UP when no SYN-ACK came); @m carries gen, knobs, index. 0 or -1. */
-int tell_flow(int kind, int family, uint16_t sport, uint16_t dport, uint32_t isn,
-	      struct active_msg *m);
-/* Hands @m as it is (an active record, a summary) to the sink. 0 or -1. */
-int tell_msg(const struct active_msg *m);
+/* Tells the server flow @sport -> @dport (the peer's addresses of tun0 to the guest's) with ISN
+ * @isn is one of ours (@kind: EV_LABEL before the SYN, EV_GAVE_UP when no SYN-ACK came); @e
+ * carries gen, knobs, index. 0 or -1. */
+int tell_flow(enum gen_event_kind kind, int family, uint16_t sport, uint16_t dport, uint32_t isn,
+	      struct gen_event *e);
+/* Hands @e as it is (an active record, a summary) to the sink. 0 or -1. */
+int tell_event(const struct gen_event *e);
 /* The label of a crafted (@fuzz: fuzzed) SYN of shape @s, index @i, before it is written. */
 int tell_shape(const struct syn_shape *s, bool fuzz, uint16_t sport, uint16_t dport, uint32_t isn,
 	       uint64_t i);

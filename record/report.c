@@ -7,6 +7,7 @@
 #include "fp_record.h"
 #include "pcapng.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pcap/pcap.h>
@@ -298,6 +299,7 @@ int report_conn(struct report *r, const struct conn_record *c)
 	const struct compare_result *res = c->res;
 	bool show = res->verdict != V_IDENTICAL, hex = show || r->hex_all;
 	uint64_t n = r->n;
+	char saddr[46], daddr[46];
 	struct line l;
 
 	if (sizeof(r->buf) - r->used < REPORT_LINE_MAX && report_flush(r))
@@ -311,14 +313,15 @@ int report_conn(struct report *r, const struct conn_record *c)
 	put_u64(&l, c->family == 10 ? 6 : 4);
 	PUT_LIT(&l, ",\"mode\":");
 	put_i64(&l, c->mode);
+	flow_text(&c->flow, saddr, daddr);
 	PUT_LIT(&l, ",\"saddr\":\"");
-	put_str(&l, c->saddr);
+	put_str(&l, saddr);
 	PUT_LIT(&l, "\",\"daddr\":\"");
-	put_str(&l, c->daddr);
+	put_str(&l, daddr);
 	PUT_LIT(&l, "\",\"sport\":");
-	put_u64(&l, c->sport);
+	put_u64(&l, ntohs(c->flow.sport));
 	PUT_LIT(&l, ",\"dport\":");
-	put_u64(&l, c->dport);
+	put_u64(&l, ntohs(c->flow.dport));
 	PUT_LIT(&l, ",\"cookie\":");
 	put_u64(&l, c->cookie);
 	PUT_LIT(&l, ",\"native_len\":");

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "classify.h"
+#include "flow.h"
 #include "hex.h"
 
 struct record_fp;
@@ -19,9 +20,9 @@ struct record_fp;
 struct conn_record {
 	int family, mode;
 	const char *direction;	/* "passive" (the SYN) or "active" (the SYN-ACK) */
-	/* s* sent the captured packet: the client for passive, the server for active */
-	char saddr[46], daddr[46];
-	uint16_t sport, dport;
+	/* (flow.h) s* sent the captured packet: the client for passive, the server for active;
+	 * written as text here only */
+	struct capture_key flow;
 	uint64_t cookie;
 	const uint8_t *native;
 	size_t native_len;

@@ -5,6 +5,7 @@
  * rewrite is explained, the same with one wrong byte is not; syncookie needs proof), and the
  * pcap writer read back with libpcap.
  */
+#include <arpa/inet.h>
 #include <pcap/pcap.h>
 #include <stdlib.h>
 #include <sys/socket.h>
@@ -14,6 +15,7 @@
 #include "check.h"
 #include "classify.h"
 #include "decode.h"
+#include "flow.h"
 #include "inet_csum.h"
 #include "keyset.h"
 #include "labels.h"
@@ -407,6 +409,10 @@ static void test_labels(void)
 	CHECK(labels_peek(&t, &l.flow, false, 0, 0) == NULL, "peek of another flow");
 	l.flow.sport--;
 	CHECK(labels_peek(&t, &l.flow, false, 0, 0) != NULL, "peek leaves it");
+	/* a flow is its addresses and ports: the ISN a key carries is not part of it */
+	l.flow.seq = 12345;
+	CHECK(labels_peek(&t, &l.flow, false, 0, 0) != NULL, "the key's ISN is not the flow");
+	l.flow.seq = 0;
 	CHECK_EQ_INT(labels_take(&t, &l.flow, false, 0, 0, &got, &dup), 0);
 	CHECK_EQ_INT((int)got.index, 9);
 	/* a connection whose server side never came (label 20, given at 100) left its label, and
@@ -1258,8 +1264,53 @@ static void test_keyset_below(void)
 	keyset_free(&s);
 }
 
+/* The run's one flow type (common/flow.h): set from host-order ports, written as text only at
+ * the end, compared without its ISN; a socket's own flow both ways round. */
+static void test_flow(void)
+{
+	static const uint8_t c4[4] = { 198, 18, 0, 1 }, s4[4] = { 198, 18, 0, 2 };
+	static const uint8_t c6[16] = { 0xfd, 0, 0x59, 0x59, [15] = 1 };
+	struct capture_key a, b;
+	char sa[46], da[46];
+	int sv[2];
+
+	flow_set(&a, AF_INET, c4, 40000, s4, 7001, 77);
+	CHECK_EQ_INT(a.sport, htons(40000));
+	CHECK_EQ_INT(a.dport, htons(7001));
+	CHECK_EQ_INT(a.seq, 77);
+	CHECK_EQ_INT(a.saddr[4], 0); /* IPv4 in the first 4 bytes, the rest zero */
+	flow_text(&a, sa, da);
+	CHECK_EQ_INT(strcmp(sa, "198.18.0.1"), 0);
+	CHECK_EQ_INT(strcmp(da, "198.18.0.2"), 0);
+	b = a;
+	b.seq = 78;
+	CHECK(flow_same(&a, &b), "the ISN is not the flow");
+	/* set again from its own addresses, reversed: nothing is lost on the way */
+	flow_set(&b, AF_INET, b.daddr, 7001, b.saddr, 40000, 0);
+	flow_text(&b, sa, da);
+	CHECK_EQ_INT(strcmp(sa, "198.18.0.2"), 0);
+	CHECK_EQ_INT(strcmp(da, "198.18.0.1"), 0);
+	b = a;
+	b.dport = htons(7002);
+	CHECK(!flow_same(&a, &b), "another port is another flow");
+	flow_set(&b, AF_INET6, c6, 40000, c6, 7001, 0);
+	flow_text(&b, sa, da);
+	CHECK_EQ_INT(strcmp(sa, "fd00:5959::1"), 0);
+	b.family = 0; /* a memory record with no flow: no text */
+	flow_text(&b, sa, da);
+	CHECK(!sa[0] && !da[0], "no family, no text");
+	/* a socket pair has no addresses: its flow is family AF_UNIX, zero elsewhere */
+	CHECK_EQ_INT(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	flow_of_socket(sv[0], true, &b);
+	CHECK_EQ_INT(b.family, AF_UNIX);
+	CHECK_EQ_INT(b.sport | b.dport, 0);
+	close(sv[0]);
+	close(sv[1]);
+}
+
 int main(void)
 {
+	test_flow();
 	test_keyset();
 	test_synack_answers();
 	test_late_answer();
