@@ -2,8 +2,9 @@
 /*
  * The judge: one pure function from one observation (what the kernel returned, the witness's
  * copies and their evidence, the run's evidence, the label) to a verdict and its reason. Every
- * rule that decides a verdict is reached from judge(); the comparator gathers the observation
- * and records the result, nothing more. The rules themselves, by part:
+ * rule that decides a verdict on one connection is reached from judge(), every rule decided once
+ * for the run from run_verdicts.h; the comparator gathers the observation and records the
+ * result, nothing more. The rules themselves, by part:
  *
  *   classify.c    the bytes: identical, ipv4-option-rewrite, vlan-offload, syncookie,
  *                 native-missing, bpf-missing, differ (with the field named)

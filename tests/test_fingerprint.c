@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * unit.fingerprint: JA4T/JA4TS (fingerprint/ja4t.c) on golden values worked out by hand from the
- * spec, one per edge case, and p0f's raw_sig and label (compare/p0f_*.c) against Debian's
+ * spec, one per edge case, and p0f's raw_sig and label (fingerprint/p0f_*.c) against Debian's
  * /etc/p0f/p0f.fp; the database reader's errors.
  * With --write-pcap FILE it writes the same packets (packet i stamped i seconds) for
  * tests/fingerprint_tools.sh, which checks them against tshark and the real p0f.
