@@ -508,7 +508,7 @@ static bool loop_ends(struct loop *L, time_t now)
 			(unsigned long long)st->conns, (unsigned long long)st->active);
 		return true;
 	}
-	if (now - L->last < IDLE_S)
+	if ((uint64_t)(now - L->last) < IDLE_S)
 		return false;
 	fprintf(stderr, "syntwin-server: nothing for %d s; stopping with %llu of %llu "
 		"connections, %llu of %llu active records\n", IDLE_S,
