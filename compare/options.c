@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "options.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,86 +50,66 @@ static int sockets_check(struct opts *o)
 	return -1;
 }
 
-int options_parse(int argc, char **argv, struct opts *o)
+/* The options whose value is a string, kept as given. */
+static const struct {
+	const char *name;
+	size_t off;
+} text_opts[] = {
+	{ "--out", offsetof(struct opts, out) },
+	{ "--series-hash", offsetof(struct opts, series_hash) },
+	{ "--generated-file", offsetof(struct opts, generated_file) },
+	{ "--provides", offsetof(struct opts, provides) },
+	{ "--tree", offsetof(struct opts, tree_file) },
+	{ "--run-mix", offsetof(struct opts, run.mix) },
+	{ "--run-rerun", offsetof(struct opts, run.rerun) },
+	{ "--rerun-of", offsetof(struct opts, rerun_of) },
+	{ "--p0f-db", offsetof(struct opts, p0f_db) },
+	{ "--netem", offsetof(struct opts, netem) },
+	{ "--netem-back", offsetof(struct opts, netem_back) },
+};
+
+/* Option @a with value @v. Returns 0, 1 not an option of this server, or -1 (@err). */
+static int value_option(struct opts *o, const char *a, const char *v, char *err, size_t len)
 {
-	struct sock_gen_opts gen;
+	uint64_t idx;
+	int rc;
+
+	for (size_t i = 0; i < sizeof(text_opts) / sizeof(text_opts[0]); i++) {
+		if (!strcmp(a, text_opts[i].name)) {
+			*(const char **)((char *)o + text_opts[i].off) = v;
+			return 0;
+		}
+	}
+	if (!strcmp(a, "--shard"))
+		o->shard = strcmp(v, "-") ? v : "";
+	else if (!strcmp(a, "--run-connections"))
+		return parse_u64_range(a, v, 1, 100000000, &o->run.connections, err, len) ? -1 : 0;
+	else if (!strcmp(a, "--run-parallel"))
+		return parse_u64_range(a, v, 1, SOCK_GEN_MAX_PARALLEL, &o->run.parallel, err, len) ?
+		       -1 : 0;
+	else if (!strcmp(a, "--seed"))
+		return parse_u64_range(a, v, 0, UINT64_MAX, &o->seed, err, len) ? -1 : 0;
+	else if (!strcmp(a, "--test-fault-after"))
+		return parse_u64_range(a, v, 1, UINT64_MAX, &o->test_fault_after, err, len) ? -1 : 0;
+	else if (!strcmp(a, "--test-fault") && (!strcmp(v, "kill-server") || !strcmp(v, "panic")))
+		o->test_fault = v;
+	else if (!strcmp(a, "--test-corrupt"))
+		return parse_u64_range(a, v, 1, UINT64_MAX, &o->test_corrupt, err, len) ? -1 : 0;
+	else if (!strcmp(a, "--test-reset")) {
+		rc = parse_u64_range(a, v, 0, 100000000, &idx, err, len);
+		o->test_reset = (int64_t)idx;
+		return rc ? -1 : 0;
+	} else {
+		return 1;
+	}
+	return 0;
+}
+
+/* After the options: what is required, the files they name read. Returns 0, or -1 (printed). */
+static int options_check(struct opts *o)
+{
 	char err[512];
 
-	sock_gen_opts_init(&gen);
-	*o = (struct opts){ .gen = gen, .run = { .mix = "default", .parallel = 1 },
-			    .series_hash = "", .mix = "", .rerun_of = "",
-			    .p0f_db = "/etc/p0f/p0f.fp", .shard = "", .netem = "", .netem_back = "",
-			    .seed = 1, .test_reset = -1 };
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int rc = 0;
-
-		if (!strcmp(a, "--hex-all")) {
-			o->hex_all = true;
-			continue;
-		}
-		if (!strcmp(a, "--test-corrupt-covered")) {
-			o->test_corrupt_covered = true;
-			continue;
-		}
-		if (!v) {
-			fprintf(stderr, "syntwin-server: %s: missing value\n%s", a, usage);
-			return -1;
-		}
-		if (!strcmp(a, "--out"))
-			o->out = v;
-		else if (!strcmp(a, "--series-hash"))
-			o->series_hash = v;
-		else if (!strcmp(a, "--generated-file"))
-			o->generated_file = v;
-		else if (!strcmp(a, "--run-connections")) {
-			rc = parse_u64_range(a, v, 1, 100000000, &o->run.connections, err,
-					     sizeof(err));
-		} else if (!strcmp(a, "--provides"))
-			o->provides = v;
-		else if (!strcmp(a, "--tree"))
-			o->tree_file = v;
-		else if (!strcmp(a, "--run-mix"))
-			o->run.mix = v;
-		else if (!strcmp(a, "--run-rerun"))
-			o->run.rerun = v;
-		else if (!strcmp(a, "--run-parallel"))
-			rc = parse_u64_range(a, v, 1, SOCK_GEN_MAX_PARALLEL, &o->run.parallel, err,
-					     sizeof(err));
-		else if (!strcmp(a, "--rerun-of"))
-			o->rerun_of = v;
-		else if (!strcmp(a, "--p0f-db"))
-			o->p0f_db = v;
-		else if (!strcmp(a, "--netem"))
-			o->netem = v;
-		else if (!strcmp(a, "--netem-back"))
-			o->netem_back = v;
-		else if (!strcmp(a, "--shard"))
-			o->shard = strcmp(v, "-") ? v : "";
-		else if (!strcmp(a, "--seed"))
-			rc = parse_u64_range(a, v, 0, UINT64_MAX, &o->seed, err, sizeof(err));
-		else if (!strcmp(a, "--test-fault-after"))
-			rc = parse_u64_range(a, v, 1, UINT64_MAX, &o->test_fault_after, err,
-					     sizeof(err));
-		else if (!strcmp(a, "--test-fault") && (!strcmp(v, "kill-server") || !strcmp(v, "panic")))
-			o->test_fault = v;
-		else if (!strcmp(a, "--test-reset")) {
-			uint64_t idx;
-
-			rc = parse_u64_range(a, v, 0, 100000000, &idx, err, sizeof(err));
-			o->test_reset = (int64_t)idx;
-		} else if (!strcmp(a, "--test-corrupt"))
-			rc = parse_u64_range(a, v, 1, UINT64_MAX, &o->test_corrupt, err, sizeof(err));
-		else {
-			fprintf(stderr, "syntwin-server: unknown option '%s'\n%s", a, usage);
-			return -1;
-		}
-		if (rc) {
-			fprintf(stderr, "syntwin-server: %s\n", err);
-			return -1;
-		}
-		i++;
-	}
 	if (!o->out) {
 		fprintf(stderr, "syntwin-server: --out is required\n%s", usage);
 		return -1;
@@ -138,7 +119,7 @@ int options_parse(int argc, char **argv, struct opts *o)
 			"series' declaration; /dev/null declares nothing)\n%s", usage);
 		return -1;
 	}
-	if (o->provides && provides_load(o->provides, &o->decl, err, sizeof(err))) {
+	if (provides_load(o->provides, &o->decl, err, sizeof(err))) {
 		fprintf(stderr, "syntwin-server: --provides %s\n", err);
 		return -1;
 	}
@@ -156,6 +137,40 @@ int options_parse(int argc, char **argv, struct opts *o)
 		return -1;
 	}
 	return 0;
+}
+
+int options_parse(int argc, char **argv, struct opts *o)
+{
+	struct sock_gen_opts gen;
+	char err[512];
+
+	sock_gen_opts_init(&gen);
+	*o = (struct opts){ .gen = gen, .run = { .mix = "default", .parallel = 1 },
+			    .series_hash = "", .mix = "", .rerun_of = "",
+			    .p0f_db = "/etc/p0f/p0f.fp", .shard = "", .netem = "", .netem_back = "",
+			    .seed = 1, .test_reset = -1 };
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int rc;
+
+		if (!strcmp(a, "--hex-all") || !strcmp(a, "--test-corrupt-covered")) {
+			*(a[2] == 'h' ? &o->hex_all : &o->test_corrupt_covered) = true;
+			continue;
+		}
+		if (!v) {
+			fprintf(stderr, "syntwin-server: %s: missing value\n%s", a, usage);
+			return -1;
+		}
+		rc = value_option(o, a, v, err, sizeof(err));
+		if (rc > 0)
+			fprintf(stderr, "syntwin-server: unknown option '%s'\n%s", a, usage);
+		else if (rc < 0)
+			fprintf(stderr, "syntwin-server: %s\n", err);
+		if (rc)
+			return -1;
+		i++;
+	}
+	return options_check(o);
 }
 
 /*
