@@ -1268,8 +1268,9 @@ static void test_keyset_below(void)
  * the end, compared without its ISN; a socket's own flow both ways round. */
 static void test_flow(void)
 {
-	static const uint8_t c4[4] = { 198, 18, 0, 1 }, s4[4] = { 198, 18, 0, 2 };
-	static const uint8_t c6[16] = { 0xfd, 0, 0x59, 0x59, [15] = 1 };
+	/* (documentation addresses: RFC 5737, RFC 3849) */
+	static const uint8_t c4[4] = { 192, 0, 2, 1 }, s4[4] = { 192, 0, 2, 2 };
+	static const uint8_t c6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
 	struct capture_key a, b;
 	char sa[46], da[46];
 	int sv[2];
@@ -1280,22 +1281,22 @@ static void test_flow(void)
 	CHECK_EQ_INT(a.seq, 77);
 	CHECK_EQ_INT(a.saddr[4], 0); /* IPv4 in the first 4 bytes, the rest zero */
 	flow_text(&a, sa, da);
-	CHECK_EQ_INT(strcmp(sa, "198.18.0.1"), 0);
-	CHECK_EQ_INT(strcmp(da, "198.18.0.2"), 0);
+	CHECK_EQ_INT(strcmp(sa, "192.0.2.1"), 0);
+	CHECK_EQ_INT(strcmp(da, "192.0.2.2"), 0);
 	b = a;
 	b.seq = 78;
 	CHECK(flow_same(&a, &b), "the ISN is not the flow");
 	/* set again from its own addresses, reversed: nothing is lost on the way */
 	flow_set(&b, AF_INET, b.daddr, 7001, b.saddr, 40000, 0);
 	flow_text(&b, sa, da);
-	CHECK_EQ_INT(strcmp(sa, "198.18.0.2"), 0);
-	CHECK_EQ_INT(strcmp(da, "198.18.0.1"), 0);
+	CHECK_EQ_INT(strcmp(sa, "192.0.2.2"), 0);
+	CHECK_EQ_INT(strcmp(da, "192.0.2.1"), 0);
 	b = a;
 	b.dport = htons(7002);
 	CHECK(!flow_same(&a, &b), "another port is another flow");
 	flow_set(&b, AF_INET6, c6, 40000, c6, 7001, 0);
 	flow_text(&b, sa, da);
-	CHECK_EQ_INT(strcmp(sa, "fd00:5959::1"), 0);
+	CHECK_EQ_INT(strcmp(sa, "2001:db8::1"), 0);
 	b.family = 0; /* a memory record with no flow: no text */
 	flow_text(&b, sa, da);
 	CHECK(!sa[0] && !da[0], "no family, no text");

@@ -27,7 +27,7 @@ check sh -c '! "$1" x 2>/dev/null' _ "$prog"
 # no other source spells a topology address (IPv4, IPv6 or MAC) as a string literal
 for v in $(sed -n 's/^TOPO_[A-Z0-9_]*=\([0-9a-f]*[.:].*\)$/\1/p' "$tmp/want"); do
 	hits=$(cd "$ROOT" && grep -rlF "\"$v\"" --include='*.c' --include='*.h' --include='*.sh' \
-		bpf loader gen compare common tests bench vm | grep -v '^common/topology.h$')
+		bpf loader gen compare judge record fingerprint common coverage tests bench vm | grep -v '^common/topology.h$')
 	[ -z "$hits" ] || echo "FAIL: \"$v\" spelled outside common/topology.h in: $hits"
 	[ -z "$hits" ] || fail=1
 done
