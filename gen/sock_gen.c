@@ -21,7 +21,6 @@
 #include "mono_time.h"
 #include "native_read.h"
 #include "net_helpers.h"
-#include "parse_num.h"
 #include "rng.h"
 #include "sock_gen.h"
 #include "generators.h"
@@ -32,119 +31,6 @@
 #define CONNECT_WAIT_MS 45000	/* past it: the generator's, for a kernel that never answers */
 #define RESET_WAIT_MS 10000	/* TEST ONLY: the wait for the server's reset */
 #define SRC_PORT_BASE TOPO_CLIENT_SPORT_BASE	/* explicit source ports: below the ephemeral range */
-
-const char sock_gen_usage[] =
-	"  --connections N --seed S --netns NAME --mix default|plain --parallel K --active\n"
-	"  --small-buffer-permille P --syncookie-tail N [--syncookie-at I] --server4 A --server6 A\n"
-	"  --rerun JSONL --shard I/N --count\n"
-	"  --test-reset I  TEST ONLY: connection #I waits for the server's reset before it is\n"
-	"                  checked (the server resets it: syntwin-server --test-reset I)\n";
-
-void sock_gen_opts_init(struct sock_gen_opts *o)
-{
-	*o = (struct sock_gen_opts){ .cookie_at = -1, .test_reset = -1, .n = 1000, .seed = 1,
-				     .small = 50, .parallel = 1, .netns = "client",
-				     .s4 = TOPO_SERVER4, .s6 = TOPO_SERVER6,
-				     .mix = &knob_mix_default };
-}
-
-bool sock_gen_flag(struct sock_gen_opts *o, const char *name)
-{
-	if (!strcmp(name, "active"))
-		o->active = true;
-	else if (!strcmp(name, "count"))
-		o->count = true;
-	else
-		return false;
-	return true;
-}
-
-static int opt_index(const char *a, const char *v, int64_t *to, char *err, size_t len)
-{
-	uint64_t at;
-	int rc = parse_u64_range(a, v, 0, 100000000, &at, err, len);
-
-	*to = (int64_t)at;
-	return rc;
-}
-
-int sock_gen_opt(struct sock_gen_opts *o, const char *name, const char *v, char *err, size_t len)
-{
-	char a[64];
-	int rc = 0;
-
-	snprintf(a, sizeof(a), "--%s", name);
-	if (!strcmp(name, "connections"))
-		rc = parse_u64_range(a, v, 1, 100000000, &o->n, err, len);
-	else if (!strcmp(name, "seed"))
-		rc = parse_u64_range(a, v, 0, UINT64_MAX, &o->seed, err, len);
-	else if (!strcmp(name, "small-buffer-permille"))
-		rc = parse_u64_range(a, v, 0, 1000, &o->small, err, len);
-	else if (!strcmp(name, "parallel"))
-		rc = parse_u64_range(a, v, 1, SOCK_GEN_MAX_PARALLEL, &o->parallel, err, len);
-	else if (!strcmp(name, "syncookie-tail"))
-		rc = parse_u64_range(a, v, 0, 100000000, &o->cookie_tail, err, len);
-	else if (!strcmp(name, "syncookie-at"))
-		rc = opt_index(a, v, &o->cookie_at, err, len);
-	else if (!strcmp(name, "test-reset"))
-		rc = opt_index(a, v, &o->test_reset, err, len);
-	else if (!strcmp(name, "mix") && (!strcmp(v, "default") || !strcmp(v, "plain")))
-		o->mix = !strcmp(v, "plain") ? &knob_mix_plain : &knob_mix_default;
-	else if (!strcmp(name, "netns"))
-		o->netns = v;
-	else if (!strcmp(name, "rerun"))
-		o->rerun = v;
-	else if (!strcmp(name, "shard"))
-		o->shard = v;
-	else if (!strcmp(name, "server4"))
-		o->s4 = v;
-	else if (!strcmp(name, "server6"))
-		o->s6 = v;
-	else
-		return 0;
-	return rc ? -1 : 1;
-}
-
-int sock_gen_opts_check(struct sock_gen_opts *o, char *err, size_t len)
-{
-	if (o->cookie_at < 0)
-		o->cookie_at = (int64_t)(o->n - (o->cookie_tail > o->n ? o->n : o->cookie_tail));
-	if ((uint64_t)o->cookie_at + o->cookie_tail <= o->n)
-		return 0;
-	snprintf(err, len, "--syncookie-at %lld + --syncookie-tail %llu exceeds --connections",
-		 (long long)o->cookie_at, (unsigned long long)o->cookie_tail);
-	return -1;
-}
-
-/* The selection of @o (--rerun, --shard) into @only. Returns 0, or -1 (printed). */
-static int load_selection(const struct sock_gen_opts *o, struct rerun_set *only)
-{
-	char err[128];
-
-	*only = (struct rerun_set){ 0 };
-	if (o->rerun && rerun_load(o->rerun, "sockets", only))
-		return -1;
-	if (o->shard && shard_parse(o->shard, only, err, sizeof(err))) {
-		fprintf(stderr, "syntwin: sockets: %s\n", err);
-		return -1;
-	}
-	return 0;
-}
-
-int sock_gen_count(const struct sock_gen_opts *o, uint64_t *count)
-{
-	struct rerun_set only;
-	uint64_t end;
-
-	if (load_selection(o, &only))
-		return -1;
-	/* a rerun's selection is the earlier run's indexes; a shard's is a slice of --connections */
-	end = only.from_run ? only.n : o->n;
-	*count = 0;
-	for (uint64_t j = 0; j < end; j++)
-		*count += rerun_has(&only, only.from_run ? only.idx[j] : j);
-	return 0;
-}
 
 /* Writes @val to /proc/sys/@key in netns @nsfd, then returns to the caller's netns. */
 static int sysctl_in(struct sock_gen *g, int nsfd, const char *key, int val)
@@ -639,7 +525,7 @@ static int sock_gen_open(struct sock_gen *g, const struct sock_gen_opts *o, gen_
 	g->ns_home = netns_here();
 	g->ns_server = open_netns("server");
 	g->ns_client = open_netns(o->netns);
-	if (g->ns_home < 0 || g->ns_server < 0 || g->ns_client < 0 || load_selection(o, &g->only))
+	if (g->ns_home < 0 || g->ns_server < 0 || g->ns_client < 0 || sock_gen_selection(o, &g->only))
 		return -1;
 	/* TFO: data in the SYN without a cookie (the server takes it without one too) */
 	return sysctl_in(g, g->ns_client, "net/ipv4/tcp_fastopen", 5);

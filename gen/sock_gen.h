@@ -78,6 +78,8 @@ int sock_gen_opt(struct sock_gen_opts *o, const char *name, const char *val, cha
 int sock_gen_opts_check(struct sock_gen_opts *o, char *err, size_t len);
 extern const char sock_gen_usage[];
 
+/* The selection of @o (--rerun, --shard) into @only. Returns 0, or -1 (printed). */
+int sock_gen_selection(const struct sock_gen_opts *o, struct rerun_set *only);
 /* How many connections the selection (--rerun, --shard) makes. Returns 0, or -1 (printed). */
 int sock_gen_count(const struct sock_gen_opts *o, uint64_t *count);
 
