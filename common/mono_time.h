@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * CLOCK_MONOTONIC, the clock of the witness's bpf_ktime_get_ns(): in ns (a label's time, to
- * compare with a capture's) and in ms (the generators' deadlines).
+ * compare with a capture's) and in ms (the generators' deadlines, the run's waits); and the
+ * wall clock in ms.
  */
 #ifndef SYNTWIN_MONO_TIME_H
 #define SYNTWIN_MONO_TIME_H
@@ -21,6 +22,15 @@ static inline uint64_t mono_ns(void)
 static inline uint64_t mono_ms(void)
 {
 	return mono_ns() / 1000000;
+}
+
+/* CLOCK_REALTIME in ms since the epoch: the clock of an IPv4 timestamp option (classify.h). */
+static inline uint64_t realtime_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 /* How long a generator's loop may sleep (at most 1000 ms): until @deadline_ms while it is

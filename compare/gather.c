@@ -9,18 +9,11 @@
 #include <sys/socket.h>
 #include <time.h>
 
+#include "mono_time.h"
 #include "net_helpers.h"
 #include "registry.h"
 #include "topology.h"
 #include "which_copy.h"
-
-static uint64_t realtime_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 static void view_of(const struct capture_rec *r, struct copy_view *v)
 {

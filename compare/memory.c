@@ -12,18 +12,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "mono_time.h"
 #include "run.h"
 #include "run_verdicts.h"
 
 #define MEM_SETTLE_MS 10000 /* the last planned request expires 3 s after its SYN */
-
-static uint64_t elapsed_ms(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (uint64_t)((t1.tv_sec - t0->tv_sec) * 1000 + (t1.tv_nsec - t0->tv_nsec) / 1000000);
-}
 
 struct keep_ctx {
 	struct run *R;
@@ -49,16 +42,15 @@ void mem_collect(struct run *R)
 {
 	struct run_stats *st = &R->st;
 	struct keep_ctx k = { .R = R };
-	struct timespec t0;
+	uint64_t t0 = mono_ms();
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
 		saved_syn_mem_read(R->mem, &st->mem);
 		if (st->mem.live <= 0)
 			break;
 		usleep(50 * 1000);
-	} while (elapsed_ms(&t0) < MEM_SETTLE_MS);
-	st->mem_settle_ms = elapsed_ms(&t0);
+	} while (mono_ms() - t0 < MEM_SETTLE_MS);
+	st->mem_settle_ms = mono_ms() - t0;
 	k.cap = st->mem.live > 0 ? (size_t)st->mem.live + 1024 : 1024;
 	R->live = calloc(k.cap, sizeof(*R->live));
 	if (R->live) {

@@ -27,6 +27,7 @@
 
 #include "events.h"
 #include "generators.h"
+#include "mono_time.h"
 #include "net_helpers.h"
 #include "netstat.h"
 #include "planned.h"
@@ -44,14 +45,6 @@ static void on_signal(int sig) { stop = sig; }
 #define SETTLE_S 5
 /* With nothing at all for IDLE_S, the run stops (what is owed is judged at the end). */
 #define IDLE_S 30
-
-static uint64_t realtime_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 /*
  * The receiver's facts for the IPv4 option model (classify.h): the server netns's own IPv4

@@ -4,13 +4,7 @@
 
 #include <errno.h>
 
-static uint64_t elapsed_ms(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (uint64_t)((t1.tv_sec - t0->tv_sec) * 1000 + (t1.tv_nsec - t0->tv_nsec) / 1000000);
-}
+#include "mono_time.h"
 
 static void flush_records(struct record_writer *w)
 {
@@ -24,7 +18,7 @@ void writer_flush_if_due(struct record_writer *w)
 
 	if (!rep->lines_buffered)
 		return;
-	if (rep->lines_buffered >= FLUSH_RECORDS || elapsed_ms(&w->oldest_unwritten) >= FLUSH_MS ||
+	if (rep->lines_buffered >= FLUSH_RECORDS || mono_ms() - w->oldest_unwritten_ms >= FLUSH_MS ||
 	    (w->flush_at && rep->lines_written + rep->lines_buffered == w->flush_at))
 		flush_records(w);
 }
@@ -38,7 +32,7 @@ void writer_record(struct record_writer *w, const struct conn_record *c, struct 
 	with_fp.fp = &rfp;
 	fp_stats_add(fp, c, &rfp);
 	if (!w->rep.lines_buffered)
-		clock_gettime(CLOCK_MONOTONIC, &w->oldest_unwritten);
+		w->oldest_unwritten_ms = mono_ms();
 	if (report_conn(&w->rep, &with_fp) && !w->write_errno)
 		w->write_errno = errno ? errno : EIO;
 	writer_flush_if_due(w);

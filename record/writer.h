@@ -10,7 +10,6 @@
 #define SYNTWIN_WRITER_H
 
 #include <stdint.h>
-#include <time.h>
 
 #include "fp_record.h"
 #include "p0f.h"
@@ -22,7 +21,7 @@
 struct record_writer {
 	struct report rep;
 	struct p0f_db p0f;
-	struct timespec oldest_unwritten; /* when the first record of the batch was judged */
+	uint64_t oldest_unwritten_ms;	/* when the first record of the batch was judged */
 	int write_errno;		/* the first write failure: the run stops */
 	/* TEST ONLY (test_hooks.h): called once a record is on disk; the batch is flushed at
 	 * exactly @flush_at records */
