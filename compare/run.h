@@ -85,9 +85,4 @@ const char *leaked_site(struct run *R, const struct capture_key *k, char *buf, s
 void judge_leaks(struct run *R);
 void mem_forget(struct run *R);
 
-/* What the summary says now (summary.h). */
-void summary_now_of(struct run *R, struct summary_now *now);
-/* summary.json now; @final at the run's end. Returns 0, or -1 with errno. */
-int run_summary(struct run *R, bool final);
-
 #endif

@@ -107,7 +107,8 @@ static long long saved_syn_slab(void)
 	return a < 0 || b < 0 ? -1 : a + b;
 }
 
-void summary_now_of(struct run *R, struct summary_now *now)
+/* What the summary says of the witness and the kernel's counters now (summary.h). */
+static void summary_now_of(struct run *R, struct summary_now *now)
 {
 	*now = (struct summary_now){ .cnt_names = capture_counter_names,
 				     .map_bytes = capture_map_bytes(&R->cc),
@@ -121,7 +122,8 @@ void summary_now_of(struct run *R, struct summary_now *now)
 		now->tcpext[i] = tcpext_counter(tcpext_names[i]);
 }
 
-int run_summary(struct run *R, bool final)
+/* summary.json now; @final at the run's end. Returns 0, or -1 with errno. */
+static int run_summary(struct run *R, bool final)
 {
 	const struct opts *o = &R->o;
 	struct run_meta m = { .connections = o->connections, .active = o->active,
@@ -389,7 +391,7 @@ static int finish_run(struct run *R)
 			      .active_unrecorded = st->active_unrecorded,
 			      .active_planned = R->o.active, .evictions = st->evictions,
 			      .lost = st->lost, .write_failed = R->out.write_errno != 0,
-			      .keys_lost = st->keys_lost, .stopped = stop };
+			      .keys_lost = st->keys_lost };
 	st->partial = judge_run_partial(&e);
 	say_the_end(R);
 	rc = report_close(&R->out.rep); /* first: the summary counts the records it flushed */

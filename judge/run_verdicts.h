@@ -90,7 +90,6 @@ struct run_end {
 	uint64_t lost;			/* records lost to them */
 	bool write_failed;		/* a results file could not be written */
 	bool keys_lost;			/* a judged key not kept (out of memory) */
-	bool stopped;			/* by a signal */
 	uint64_t unexplained;
 	size_t expectations_failed;
 };
