@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What every generator of the run's event loop is: a module behind these calls, one row of
- * gen_phases[] (registry.c), run in the order of the table (generators.h). Its labels, active
+ * gen_phases[] (generators.c), run in the order of the table (generators.h). Its labels, active
  * records, failures and give-ups go to the sink (events.h), in memory.
  *
  * The loop's part: open() once its turn comes, step() every round (it starts what may start
