@@ -42,8 +42,9 @@ enum capture_flags {
 	CAP_F_RECAPTURED = 1 << 3,	/* replaced an earlier copy of the same SYN (same flow and
 					 * ISN: a retransmission), now in syn_copies */
 	CAP_F_COOKIE_ACK = 1 << 4,	/* the flow's ACK carried a cookie its listener validated
-					 * (bpf_tcp_check_syncookie) with no request socket:
-					 * the witness's per-connection syncookie proof */
+					 * (bpf_tcp_check_syncookie) with no request socket
+					 * (cookie_isn): the witness's per-connection syncookie
+					 * proof, for the socket whose own ISN is that cookie */
 	CAP_F_COPIES_CUT = 1 << 5,	/* more than CAPTURE_MAX_COPIES copies: some not kept */
 	/* The fate of this one copy (per copy, not carried from one copy to the next): */
 	CAP_F_DROPPED = 1 << 6,		/* the kernel dropped this copy (kfree_skb, fate_reason) */
@@ -69,11 +70,15 @@ enum capture_flags {
 	CAP_F_ANSWERED = 1 << 13,	/* the client's first ACK answering this SYN-ACK went
 					 * out (its TSecr, if any, in synack_tsecr): later ACKs
 					 * are not the handshake's */
+	CAP_F_SYNACK_REQ = 1 << 14,	/* a SYN-ACK answering this SYN left while a request
+					 * socket held the flow (checked at the server's egress):
+					 * the kernel made a request for it, with a saved copy
+					 * of its own (a copy that came after its cookie window) */
 };
 
 /* Flags that describe the flow rather than one copy: keep_copy() carries them forward. */
 #define CAP_F_FLOW (CAP_F_COPIES_CUT | CAP_F_COOKIE_ACK | CAP_F_SYNACK_TS | CAP_F_RST | \
-		    CAP_F_SYNACK_COOKIE | CAP_F_ANSWERED)
+		    CAP_F_SYNACK_COOKIE | CAP_F_ANSWERED | CAP_F_SYNACK_REQ)
 
 /* An earlier copy of a SYN in syn_copies: the flow key and its arrival number (0 first). */
 struct copy_key {
@@ -109,6 +114,11 @@ struct capture_rec {
 				 * request or established the socket */
 	__u32 saved_size;	/* bytes the kernel asked kmalloc for while processing this copy,
 				 * valid with CAP_F_SAVED */
+	__u32 cookie_isn;	/* the cookie tc validated (the ACK's ack_seq - 1, host order),
+				 * valid with CAP_F_COOKIE_ACK: of the flow */
+	__u32 local_isn;	/* the bound socket's own ISN (sockops: snd_una - 1 at its
+				 * ESTABLISHED callback), 0 until bound: a syncookie child's is
+				 * the cookie it was made from, a request's child's is not */
 	__u64 cookie;		/* the socket sockops bound the flow to (SO_COOKIE), 0 while
 				 * none: of the flow, carried from copy to copy */
 	__u8 data[CAPTURE_MAX];	/* wire bytes from the MAC header to the end of the TCP header */
@@ -155,7 +165,7 @@ struct mem_stats {
 struct cookie_ack {
 	__u64 ts_ns;
 	__u32 acks;
-	__u32 pad;
+	__u32 cookie_isn;	/* the last cookie validated (ack_seq - 1, host order) */
 };
 
 /* Per-device facts the loader supplies: how long the link-layer header is (ARPHRD-based). */
@@ -203,6 +213,8 @@ enum capture_counter {
 				 * (CAP_F_RST on the SYN-ACK: the server reset the connection) */
 	CNT_SYNACK_ANSWERED,	/* a client's first ACK answering a captured SYN-ACK went out
 				 * (CAP_F_ANSWERED; its TSecr noted) */
+	CNT_SYNACK_REQ,		/* a SYN-ACK answering a captured SYN left a request socket
+				 * (CAP_F_SYNACK_REQ) */
 	CNT_MAX
 };
 
@@ -212,6 +224,6 @@ enum capture_counter {
 	"active_bound", "active_bind_miss", "recaptured", "cookie_proven", \
 	"syn_dropped", "copies_cut", "fate_unmatched", "synack_matched", "rst_matched", \
 	"ring_drops", "cookie_late", "cookie_child", "synack_cookie", "synack_rst", \
-	"synack_answered"
+	"synack_answered", "synack_request"
 
 #endif

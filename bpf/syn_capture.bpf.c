@@ -77,10 +77,10 @@ static __always_inline struct bpf_sock *flow_sock(struct __sk_buff *skb, __u8 fa
 
 /* A validated cookie ACK for @key whose capture is gone (taken with its first connection):
  * noted for sockops, which binds the child it makes (bind_cookie_child()). */
-static __always_inline void note_late_cookie(struct capture_key *key)
+static __always_inline void note_late_cookie(struct capture_key *key, __u32 cookie_isn)
 {
 	struct cookie_ack *a = bpf_map_lookup_elem(&cookie_acks, key);
-	struct cookie_ack n = { .ts_ns = bpf_ktime_get_ns(), .acks = 1 };
+	struct cookie_ack n = { .ts_ns = bpf_ktime_get_ns(), .acks = 1, .cookie_isn = cookie_isn };
 
 	count(CNT_COOKIE_LATE);
 	if (!a && bpf_map_update_elem(&cookie_acks, key, &n, BPF_NOEXIST) == 0)
@@ -90,6 +90,7 @@ static __always_inline void note_late_cookie(struct capture_key *key)
 	if (!a)
 		return;
 	a->ts_ns = n.ts_ns;
+	a->cookie_isn = cookie_isn;
 	__sync_fetch_and_add(&a->acks, 1);
 }
 
@@ -99,7 +100,9 @@ static __always_inline void note_late_cookie(struct capture_key *key)
  * flow and the listener it reaches validates the ACK's cookie (bpf_tcp_check_syncookie(): the
  * kernel's cookie arithmetic, not the saved-SYN code under test), the connection about to be
  * created is a syncookie child, which keeps no saved SYN. The proof is a flag on the SYN's
- * capture, which sockops then binds to that child's cookie. When the capture was already taken
+ * capture with the cookie validated (cookie_isn), which sockops binds to the child: it holds for
+ * the socket whose own ISN is that cookie (a request's child has its request's ISN, whatever
+ * ACKs came before it). When the capture was already taken
  * (a duplicated or late copy of the ACK, after the first child was judged), the ACK is noted in
  * cookie_acks instead: the child it makes is the SYN's second.
  */
@@ -119,12 +122,15 @@ static __always_inline void prove_syncookie(struct __sk_buff *skb, struct captur
 		return;
 	/* A request or established socket for the flow means no cookie is involved. */
 	if (sk->state == BPF_TCP_LISTEN) {
+		__u32 cookie_isn = bpf_ntohl(th->ack_seq) - 1;
+
 		err = bpf_tcp_check_syncookie(sk, ip, ip_len, th, sizeof(*th));
 		if (!err && rec) {
 			rec->flags |= CAP_F_COOKIE_ACK;
+			rec->cookie_isn = cookie_isn;
 			count(CNT_COOKIE_PROVEN);
 		} else if (!err) {
-			note_late_cookie(key);
+			note_late_cookie(key, cookie_isn);
 		}
 	}
 	bpf_sk_release(sk);
@@ -154,6 +160,7 @@ static __always_inline long keep_copy(struct capture_key *key, struct capture_re
 		rec->drops = old->drops;
 		rec->drop_reason = old->drop_reason;
 		rec->cookie = old->cookie;
+		rec->cookie_isn = old->cookie_isn;
 		if (n < CAPTURE_MAX_COPIES) {
 			ck.flow = *key;
 			ck.n = n - 1;
@@ -218,7 +225,10 @@ static __always_inline int tsecr_of(const __u8 *t, __u32 *tsecr)
  * no request socket for the flow answers with one: the ACK the client would send (seq the SYN's
  * ISN + 1, ack this ISN + 1) is built here and checked by bpf_tcp_check_syncookie() (the
  * kernel's cookie arithmetic) against the socket the flow reaches. The proof that a SYN whose
- * ACK never came kept nothing: flagged CAP_F_SYNACK_COOKIE on its capture.
+ * ACK never came kept nothing: flagged CAP_F_SYNACK_COOKIE on its capture. A SYN-ACK that
+ * leaves while a request socket holds the flow is that request's: CAP_F_SYNACK_REQ (a copy of a
+ * cookie-answered SYN that came after the cookie window made a request, and saved a copy, of
+ * its own).
  */
 static __always_inline void prove_synack_cookie(struct __sk_buff *skb, const struct capture_key *syn,
 						const union ip_hdr *ip, const struct tcphdr *th,
@@ -244,7 +254,11 @@ static __always_inline void prove_synack_cookie(struct __sk_buff *skb, const str
 	sk = flow_sock(skb, syn->family, ip, 1, th->dest, th->source);
 	if (!sk)
 		return;
-	if (sk->state == BPF_TCP_LISTEN) {
+	if (sk->state == BPF_TCP_NEW_SYN_RECV && !(rec->flags & CAP_F_SYNACK_REQ)) {
+		rec->flags |= CAP_F_SYNACK_REQ;
+		count(CNT_SYNACK_REQ);
+	}
+	if (sk->state == BPF_TCP_LISTEN && !(rec->flags & CAP_F_SYNACK_COOKIE)) {
 		ack.source = th->dest;
 		ack.dest = th->source;
 		ack.seq = bpf_htonl(syn->seq + 1);
@@ -292,7 +306,8 @@ static __always_inline void note_synack(struct __sk_buff *skb, const struct capt
 		rec->flags |= CAP_F_SYNACK_TS;
 	}
 	count(CNT_SYNACK_MATCHED);
-	if (!(rec->flags & CAP_F_SYNACK_COOKIE))
+	if ((rec->flags & (CAP_F_SYNACK_COOKIE | CAP_F_SYNACK_REQ)) !=
+	    (CAP_F_SYNACK_COOKIE | CAP_F_SYNACK_REQ))
 		prove_synack_cookie(skb, &syn, ip, th, rec);
 }
 
@@ -505,6 +520,8 @@ int syn_capture(struct __sk_buff *skb)
 	rec->saved_size = 0;
 	rec->synack_tsecr = 0;
 	rec->cookie = 0;
+	rec->cookie_isn = 0;
+	rec->local_isn = 0;
 	tcp_bytes(rec, tcp_off, tbuf);
 	rec->tag = tag_tcp(tag_id(TAG_SEED, key.family == AF_INET6 ? ipv6_flow_label(&iph.v6) :
 							     bpf_ntohs(iph.v4.id)), tbuf);

@@ -48,6 +48,8 @@ static __always_inline int bind_cookie_child(struct bpf_sock_ops *skops, struct 
 	r->ts_ns = a->ts_ns;
 	r->family = key->family;
 	r->flags = CAP_F_NO_SYN | CAP_F_COOKIE_ACK;
+	r->cookie_isn = a->cookie_isn;
+	r->local_isn = skops->snd_una - 1;
 	r->cookie = bpf_get_socket_cookie(skops);
 	__builtin_memcpy(r->data, key, sizeof(*key));
 	if (bpf_ringbuf_output(&syn_events, r, sizeof(*r), BPF_RB_NO_WAKEUP))
@@ -121,6 +123,10 @@ int syn_sockops(struct bpf_sock_ops *skops)
 	}
 	cookie = bpf_get_socket_cookie(skops);
 	rec->cookie = cookie;
+	/* The socket's own ISN: a syncookie child's is the cookie tc validated (the proof binds
+	 * to it), and at both ESTABLISHED callbacks nothing has been sent past it (snd_una is
+	 * set from the request's ISN + 1 when the child is made, tcp_create_openreq_child()). */
+	rec->local_isn = skops->snd_una - 1;
 	/* No wakeup: the consumer reads the ring whenever it takes a record (a wakeup is an
 	 * irq_work, a self-IPI that TCG emulates at a price per connection). */
 	err = bpf_ringbuf_output(&syn_events, rec, sizeof(*rec), BPF_RB_NO_WAKEUP);

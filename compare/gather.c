@@ -59,6 +59,9 @@ static void observe_copies(const struct run *R, const struct copies *cp, struct 
 	if (!last)
 		return;
 	ob->syncookie_proven = last->flags & CAP_F_COOKIE_ACK;
+	ob->cookie_isn = last->cookie_isn;
+	ob->socket_isn = last->local_isn;
+	ob->request_seen = last->flags & CAP_F_SYNACK_REQ;
 	ob->synack_cookie = last->flags & CAP_F_SYNACK_COOKIE;
 	ob->have_tsecr = last->flags & CAP_F_SYNACK_TS;
 	ob->tsecr = last->synack_tsecr;
@@ -90,6 +93,8 @@ static void observe_cookie_child(struct run *R, const struct capture_rec *rec,
 	struct capture_key k, first;
 
 	ob->cookie_child = rec->flags & CAP_F_COOKIE_ACK;
+	ob->cookie_isn = rec->cookie_isn;
+	ob->socket_isn = rec->local_isn;
 	ob->cookie_seq_offset = capture_key_of(rec, &k) ? -1 : cookie_child_origin(R, &k, &first);
 	ob->cookie_conn_judged = ob->cookie_seq_offset >= 0;
 }

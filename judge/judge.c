@@ -117,6 +117,12 @@ static int judge_no_socket(const struct observation *ob, struct compare_result *
 static int judge_cookie_child(const struct observation *ob, struct compare_result *res)
 {
 	*res = (struct compare_result){ .diff_off = -1 };
+	if (ob->cookie_isn != ob->socket_isn) {
+		snprintf(res->detail, sizeof(res->detail), "a socket bound to a cookie ACK tc "
+			 "validated (cookie %u), but its own ISN is %u: no cookie made it, and the "
+			 "witness has no capture of its SYN", ob->cookie_isn, ob->socket_isn);
+		return unexplained(res, V_BPF_MISSING);
+	}
 	if (ob->native) {
 		snprintf(res->detail, sizeof(res->detail), "a syncookie child (its cookie ACK "
 			 "validated at tc) has %zu saved bytes: a cookie child keeps none",
@@ -165,18 +171,41 @@ static int judge_failed_connection(const struct observation *ob, struct compare_
 	return unexplained(res, V_CONN_FAILED);
 }
 
+/*
+ * A passive socket made from a cookie the witness validated: the flow's cookie ACK, and the
+ * socket's own ISN is that cookie (a child of a request has the request's ISN, whatever ACK
+ * validated before it).
+ */
+static bool cookie_made(const struct observation *ob)
+{
+	return !ob->active && ob->syncookie_proven && ob->cookie_isn == ob->socket_isn;
+}
+
+/* A missing copy the cookie ACK does not explain: said why, for the detail. */
+static void name_foreign_cookie(const struct observation *ob, struct compare_result *res)
+{
+	if (res->verdict != V_NATIVE_MISSING || ob->active || !ob->syncookie_proven ||
+	    cookie_made(ob))
+		return;
+	snprintf(res->detail, sizeof(res->detail), "TCP_SAVED_SYN returned nothing; the witness "
+		 "validated a cookie ACK of the flow (cookie %u), but this socket's own ISN is %u: "
+		 "no cookie made it", ob->cookie_isn, ob->socket_isn);
+}
+
 /* A socket's saved bytes against the witness's copies, then what holds whatever they say. */
 static int judge_socket(const struct observation *ob, struct compare_result *res)
 {
 	struct compare_input in = { .mode = ob->mode, .native = ob->native,
 				    .native_len = ob->native ? ob->native_len : 0,
-				    .syncookie_proven = ob->syncookie_proven && !ob->active,
-				    .env = ob->env };
+				    .syncookie_proven = cookie_made(ob), .env = ob->env };
 	struct copies_input ci = { .in = &in, .copy = ob->copy, .n = ob->n, .cut = ob->cut,
 				   .active = ob->active, .have_tsecr = ob->have_tsecr,
-				   .tsecr = ob->tsecr, .mem_followed = ob->mem_followed };
+				   .tsecr = ob->tsecr, .mem_followed = ob->mem_followed,
+				   .cookie_made = cookie_made(ob), .request_seen = ob->request_seen };
 	int bad = ob->cookie_child && !ob->active && ob->n == 0 ? judge_cookie_child(ob, res) :
 		  judge_copies(&ci, res);
+
+	name_foreign_cookie(ob, res);
 
 	if (res->verdict == V_BPF_MISSING && ob->evicted) {
 		/* lost by the witness, not a kernel difference: the run becomes partial */

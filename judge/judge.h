@@ -52,7 +52,14 @@ struct observation {
 	const struct copy_view *copy;
 	int n;
 	bool cut;			/* more copies came than it keeps */
-	bool syncookie_proven;		/* the flow's ACK validated as a cookie (CAP_F_COOKIE_ACK) */
+	bool syncookie_proven;		/* the flow's ACK validated as a cookie (CAP_F_COOKIE_ACK);
+					 * for a socket (and cookie_child) the proof holds only
+					 * when its own ISN is that cookie: */
+	uint32_t cookie_isn;		/* the cookie validated (the ACK's ack_seq - 1) */
+	uint32_t socket_isn;		/* the socket's own ISN (sockops, at ESTABLISHED) */
+	bool request_seen;		/* a SYN-ACK answering it left a request socket
+					 * (CAP_F_SYNACK_REQ): the kernel made a request, which
+					 * saves a copy of its own, for a copy of the SYN */
 	bool synack_cookie;		/* a SYN-ACK answering it carried a cookie, with no request
 					 * socket for the flow (CAP_F_SYNACK_COOKIE) */
 	bool have_tsecr;		/* its answer had a timestamp (a SYN-ACK to a SYN, the

@@ -166,12 +166,44 @@ static int judge_other_saves(const struct copies_input *ci, int c, struct compar
 }
 
 /*
+ * One allocation among the copies of a proven syncookie child's SYN is a request's, not the
+ * connection's, when the witness saw that request answer (a copy that arrived after the cookie
+ * window made it; it lives and dies apart, its copy followed to its own kfree): @res's detail
+ * says so. Returns true if it is, false if the copies' allocations are to be judged as the
+ * connection's.
+ */
+static bool request_made_the_save(const struct copies_input *ci, struct compare_result *res)
+{
+	int saves = 0, at = -1;
+	size_t len;
+
+	if (!ci->cookie_made || !ci->request_seen)
+		return false;
+	for (int j = 0; j < ci->n; j++) {
+		if (!ci->copy[j].saved)
+			continue;
+		saves += 1 + ci->copy[j].saved_again;
+		at = j;
+	}
+	if (saves != 1)
+		return false;
+	len = strlen(res->detail);
+	snprintf(res->detail + len, sizeof(res->detail) - len, "; copy %d of %d made a request of its "
+		 "own (its SYN-ACK left a request socket), whose saved copy (%u bytes) is not this "
+		 "connection's", at + 1, ci->n, ci->copy[at].saved_size);
+	return true;
+}
+
+/*
  * TCP_SAVED_SYN returned nothing (a syncookie child, or a copy missing): then the kernel may
  * have allocated nothing for the copy that made the connection, nor for any later copy or one
- * it dropped (a copy before @c that was not dropped made an earlier request of its own).
+ * it dropped (a copy before @c that was not dropped made an earlier request of its own), unless
+ * the one allocation was a request's the witness saw (request_made_the_save()).
  */
 static int judge_nothing_saved(const struct copies_input *ci, int c, struct compare_result *res)
 {
+	if (request_made_the_save(ci, res))
+		return 0;
 	for (int j = 0; j < ci->n; j++) {
 		const struct copy_view *o = &ci->copy[j];
 

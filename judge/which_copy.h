@@ -51,6 +51,9 @@ struct copies_input {
 				 * SYN, the client's first ACK to this SYN-ACK */
 	uint32_t tsecr;
 	bool mem_followed;	/* the memory follower ran: check the allocation */
+	bool cookie_made;	/* the socket is a proven syncookie child (the cookie tc validated
+				 * is its own ISN): no request's copy is its own */
+	bool request_seen;	/* ... and the flow had a request socket (CAP_F_SYNACK_REQ) */
 };
 
 /* The copy that made the connection (the last not dropped), or -1 if every copy was. */

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <linux/if.h>
 #include <linux/if_tun.h>
 #include <netinet/in.h>
@@ -79,38 +80,193 @@ static int one_conn(int family, int lfd, int mode, int ipopt_level, int ipopt_na
 	return net_len;
 }
 
-/* Write an IPv4 SYN 198.19.0.1:40000 -> 198.19.0.2:@dport to tun0 (raw IP, no MAC header). */
-static int tun_syn(uint16_t dport)
+/* tun0, opened for the peer's side (raw IP, no packet info); -1 on failure. */
+static int tun_open(void)
 {
 	struct ifreq ifr = { .ifr_flags = IFF_TUN | IFF_NO_PI };
-	uint8_t pkt[44] = { 0x45, 0, 0, 44, 0x12, 0x34, 0x40, 0, 64, 6, 0, 0,
-			    198, 19, 0, 1, 198, 19, 0, 2 };
-	uint8_t *tcp = pkt + 20;
-	uint16_t c;
 	int fd;
 
 	strcpy(ifr.ifr_name, "tun0");
-	fd = open("/dev/net/tun", O_RDWR);
+	fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK);
 	if (fd < 0 || ioctl(fd, TUNSETIFF, &ifr)) {
 		log_err("tun0");
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
-	tcp[0] = 40000 >> 8, tcp[1] = 40000 & 0xff;
+	return fd;
+}
+
+/* Write an IPv4 segment 198.19.0.1:@sport -> 198.19.0.2:@dport to tun @fd: @flags, @seq, @ack;
+ * a SYN carries one MSS option (doff 6). */
+static void tun_write(int fd, uint16_t sport, uint16_t dport, uint8_t flags, uint32_t seq,
+		      uint32_t ack)
+{
+	uint8_t pkt[44] = { 0x45, 0, 0, 0, 0x12, 0x34, 0x40, 0, 64, 6, 0, 0,
+			    198, 19, 0, 1, 198, 19, 0, 2 };
+	uint8_t *tcp = pkt + 20;
+	size_t tlen = flags & 0x02 ? 24 : 20;
+	uint16_t c;
+
+	pkt[3] = (uint8_t)(20 + tlen);
+	tcp[0] = sport >> 8, tcp[1] = sport & 0xff;
 	tcp[2] = dport >> 8, tcp[3] = dport & 0xff;
-	tcp[4] = 0x11, tcp[5] = 0x22, tcp[6] = 0x33, tcp[7] = 0x44; /* ISN */
-	tcp[12] = 6 << 4;	/* doff 6: one MSS option */
-	tcp[13] = 0x02;		/* SYN */
+	seq = htonl(seq), ack = htonl(ack);
+	memcpy(tcp + 4, &seq, 4);
+	memcpy(tcp + 8, &ack, 4);
+	tcp[12] = (uint8_t)(tlen / 4) << 4;
+	tcp[13] = flags;
 	tcp[14] = 0xfa, tcp[15] = 0xf0;
-	tcp[20] = 2, tcp[21] = 4, tcp[22] = 0x05, tcp[23] = 0xb4;
+	if (tlen == 24)
+		tcp[20] = 2, tcp[21] = 4, tcp[22] = 0x05, tcp[23] = 0xb4;
 	c = csum_fold(csum_add(0, pkt, 20));
 	memcpy(pkt + 10, &c, 2);
-	c = tcp_csum4(pkt + 12, pkt + 16, tcp, 24);
+	c = tcp_csum4(pkt + 12, pkt + 16, tcp, tlen);
 	memcpy(tcp + 16, &c, 2);
-	if (write(fd, pkt, sizeof(pkt)) != (ssize_t)sizeof(pkt))
+	if (write(fd, pkt, 20 + tlen) != (ssize_t)(20 + tlen))
 		log_err("write tun0");
+}
+
+/* Write an IPv4 SYN 198.19.0.1:40000 -> 198.19.0.2:@dport (ISN 0x11223344) to tun0. */
+static int tun_syn(uint16_t dport)
+{
+	int fd = tun_open();
+
+	if (fd < 0)
+		return -1;
+	tun_write(fd, 40000, dport, 0x02, 0x11223344, 0);
 	usleep(200000);
 	close(fd);
 	return 0;
+}
+
+/* The ISN of the next SYN-ACK to @sport that tun @fd reads within a second; false if none. */
+static bool tun_synack(int fd, uint16_t sport, uint32_t *isn)
+{
+	uint8_t pkt[1500];
+
+	for (int tries = 0; tries < 100; tries++) {
+		ssize_t n = read(fd, pkt, sizeof(pkt));
+
+		if (n < 40) {
+			usleep(10000);
+			continue;
+		}
+		if ((pkt[0] >> 4) != 4 || pkt[9] != 6)
+			continue;
+		const uint8_t *tcp = pkt + (pkt[0] & 15) * 4;
+
+		if ((tcp[2] << 8 | tcp[3]) != sport || (tcp[13] & 0x12) != 0x12)
+			continue;
+		memcpy(isn, tcp + 4, 4);
+		*isn = ntohl(*isn);
+		return true;
+	}
+	return false;
+}
+
+/* Swap this netns's sysctl @key to @value, its old value into @old (NULL: not kept). */
+static int sysctl_swap(const char *key, const char *value, char *old, size_t n)
+{
+	char path[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/sys/%s", key);
+	if (old) {
+		f = fopen(path, "re");
+		if (!f || !fgets(old, (int)n, f)) {
+			log_err("read %s", path);
+			if (f)
+				fclose(f);
+			return -1;
+		}
+		old[strcspn(old, "\n")] = 0;
+		fclose(f);
+	}
+	f = fopen(path, "we");
+	if (!f || fprintf(f, "%s\n", value) < 0 || fclose(f)) {
+		log_err("write %s=%s", path, value);
+		return -1;
+	}
+	return 0;
+}
+
+/* A connection @lfd has ready within @ms, or -1. */
+static int accept_within(int lfd, int ms)
+{
+	struct pollfd p = { .fd = lfd, .events = POLLIN };
+
+	return poll(&p, 1, ms) == 1 ? accept(lfd, NULL, NULL) : -1;
+}
+
+#define TH_SYN 0x02
+#define TH_RST 0x04
+#define TH_ACK 0x10
+
+/*
+ * The road a netem run met once: a SYN answered with a cookie while cookies are forced, a later
+ * copy of it answered by a request (cookies no longer forced; the request saves a copy), the
+ * cookie's ACK while that request holds the flow (the kernel hands it to the listener, which
+ * validates the cookie but finds the request in the way of the child it would hash: no child),
+ * the request reset, then the cookie's ACK again: a syncookie child. The witness proves that
+ * child by its own ISN (the cookie it validated), and records the request's SYN-ACK
+ * (CAP_F_SYNACK_REQ) that lets the judge put the request's saved copy down to the request.
+ */
+static void cookie_then_request(int self_ns)
+{
+	const uint16_t sport = 40002;
+	const uint32_t isn = 0x55667788;
+	uint32_t cookie = 0, req = 0;
+	struct capture_rec rec;
+	uint8_t native[512];
+	socklen_t clen = sizeof(__u64);
+	__u64 sk_cookie = 0;
+	char old[16];
+	int lfd, fd, afd, late;
+	uint16_t dport;
+
+	if (netns_set(self_ns, "server"))
+		exit(1);
+	lfd = start_listener(AF_INET, TOPO_TUN_SELF4, TOPO_CLOSE_PORT + 1, 1, 8);
+	fd = tun_open();
+	if (lfd < 0 || fd < 0 || sysctl_swap("net/ipv4/tcp_syncookies", "2", old, sizeof(old))) {
+		CHECK(0, "cookie-then-request: set-up failed");
+		exit(1);
+	}
+	dport = socket_port(lfd);
+	tun_write(fd, sport, dport, TH_SYN, isn, 0);
+	CHECK(tun_synack(fd, sport, &cookie), "cookie-then-request: no SYN-ACK to the first copy");
+	if (sysctl_swap("net/ipv4/tcp_syncookies", old, NULL, 0))
+		exit(1);
+	tun_write(fd, sport, dport, TH_SYN, isn, 0);
+	CHECK(tun_synack(fd, sport, &req) && req != cookie,
+	      "cookie-then-request: the second copy made no request (SYN-ACK isn %u, cookie %u)",
+	      req, cookie);
+	tun_write(fd, sport, dport, TH_ACK, isn + 1, cookie + 1);
+	late = accept_within(lfd, 300);
+	CHECK(late < 0, "cookie-then-request: a child was made over the request");
+	tun_write(fd, sport, dport, TH_RST, isn + 1, 0);
+	tun_write(fd, sport, dport, TH_ACK, isn + 1, cookie + 1);
+	afd = accept_within(lfd, 2000);
+	CHECK(afd >= 0, "cookie-then-request: the cookie's ACK made no child");
+	if (afd >= 0) {
+		CHECK_EQ_INT(read_saved_syn(afd, native, sizeof(native), NULL), 0);
+		getsockopt(afd, SOL_SOCKET, SO_COOKIE, &sk_cookie, &clen);
+		CHECK(capture_take_bound(&cc, sk_cookie, &rec) == 0,
+		      "cookie-then-request: no capture bound to the child");
+		CHECK((rec.flags & (CAP_F_COOKIE_ACK | CAP_F_SYNACK_REQ | CAP_F_SYNACK_COOKIE)) ==
+			      (CAP_F_COOKIE_ACK | CAP_F_SYNACK_REQ | CAP_F_SYNACK_COOKIE),
+		      "cookie-then-request: flags 0x%x lack the cookie ACK, the request's SYN-ACK or "
+		      "the cookie SYN-ACK", rec.flags);
+		CHECK_EQ_INT(rec.cookie_isn, cookie);
+		CHECK_EQ_INT(rec.local_isn, cookie);
+		CHECK_EQ_INT(rec.copies, 2);
+		close(afd);
+	}
+	if (late >= 0)
+		close(late);
+	close(fd);
+	close(lfd);
 }
 
 /* A TCP_SAVE_SYN 1 listener on [::], any port, taking IPv4 connections too (IPV6_V6ONLY 0,
@@ -243,6 +399,7 @@ int main(int argc, char **argv)
 	CHECK_EQ_INT(cnt[CNT_BIND_MISS], 0);
 	CHECK_EQ_INT(cnt[CNT_INSERT_FAIL] + cnt[CNT_RING_DROPS] + cnt[CNT_PARSE_ERR], 0);
 	CHECK_EQ_INT(cnt[CNT_BPF_ERRORS], 0);
+	cookie_then_request(self_ns);
 	for (__u32 s = 0; s < 2; s++)
 		if (capture_error(&cc, s, &e) == 0 && e.line)
 			CHECK(0, "BPF error in %s at line %u: %d", s ? "sockops" : "tc", e.line, e.err);

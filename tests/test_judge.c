@@ -87,15 +87,34 @@ static void retransmit(struct fixture *f)
 	f->ob.n = 2;
 }
 
-/* No saved copy, and the witness saw the flow's ACK validated as a syncookie, on a
- * connection the plan made while syncookies were forced. */
+/* The cookie tc validated, and the ISN of a socket made from it. */
+#define COOKIE_ISN 0x5eed1234u
+
+/* No saved copy, and the witness saw the flow's ACK validated as a syncookie, the socket's own
+ * ISN that cookie, on a connection the plan made while syncookies were forced. */
 static void cookie(struct fixture *f)
 {
 	base(f);
 	f->ob.native = NULL;
 	f->ob.native_len = 0;
 	f->ob.syncookie_proven = true;
+	f->ob.cookie_isn = f->ob.socket_isn = COOKIE_ISN;
 	f->ob.cookie_due = true;
+}
+
+/* A syncookie connection whose SYN came twice, the memory follower running: the second copy
+ * came after the cookie window and made a request (the witness saw its SYN-ACK leave a request
+ * socket), which saved a copy of its own. */
+static void cookie_then_request(struct fixture *f)
+{
+	cookie(f);
+	memcpy(f->copy_bytes[1], syn_full, sizeof(syn_full));
+	f->copy[1] = (struct copy_view){ .data = f->copy_bytes[1], .len = sizeof(syn_full),
+					 .saved = true,
+					 .saved_size = SAVED_SYN_HDR + sizeof(syn_full) };
+	f->ob.n = 2;
+	f->ob.mem_followed = true;
+	f->ob.request_seen = true;
 }
 
 /* A socket connection the plan made while syncookies were forced. */
@@ -168,6 +187,7 @@ static void cookie_repeat(struct fixture *f)
 	f->ob.native = NULL;
 	f->ob.native_len = 0;
 	f->ob.cookie_child = true;
+	f->ob.cookie_isn = f->ob.socket_isn = COOKIE_ISN;
 	f->ob.cookie_conn_judged = true;
 	f->ob.cookie_due = true;
 }
@@ -232,6 +252,10 @@ static void followed_saved(struct fixture *f)
 	f->copy[0].saved_size = SAVED_SYN_HDR + sizeof(syn_full);
 }
 static void flow_reused(struct fixture *f) { f->ob.flow_reused = true; }
+static void isn_not_cookie(struct fixture *f) { f->ob.socket_isn = COOKIE_ISN + 1; }
+static void no_request_seen(struct fixture *f) { f->ob.request_seen = false; }
+static void first_saved_too(struct fixture *f) { followed_saved(f); }
+static void request_saved_twice(struct fixture *f) { f->copy[1].saved_again = true; }
 static void due_on_active(struct fixture *f) { f->ob.active = true; }
 static void must_drop_taken(struct fixture *f) { label(f, "rejected"); }
 static void unlabelled(struct fixture *f) { label(f, NULL); f->ob.drops = 0; }
@@ -268,6 +292,19 @@ static const struct judge_case cases[] = {
 	{ "syncookie", cookie, NULL, V_EXPLAINED, R_SYNCOOKIE, NULL },
 	{ "syncookie, proof missing", cookie, proof_missing, V_NATIVE_MISSING, R_NONE, NULL },
 	{ "syncookie, on an active socket", cookie, on_active, V_NATIVE_MISSING, R_NONE, NULL },
+	/* the proof is the socket's: a cookie validated for the flow, and its own ISN that cookie */
+	{ "syncookie, socket ISN not the cookie", cookie, isn_not_cookie, V_NATIVE_MISSING, R_NONE,
+	  "but this socket's own ISN is 1592594997" },
+	{ "syncookie, a later copy's request saved", cookie_then_request, NULL, V_EXPLAINED,
+	  R_SYNCOOKIE, "copy 2 of 2 made a request of its own" },
+	{ "later copy saved, no request seen", cookie_then_request, no_request_seen, V_DIFFER,
+	  R_NONE, "while processing copy 2 of 2, yet TCP_SAVED_SYN returned nothing" },
+	{ "later copy saved, the first too", cookie_then_request, first_saved_too, V_DIFFER, R_NONE,
+	  "yet TCP_SAVED_SYN returned nothing" },
+	{ "later copy saved twice", cookie_then_request, request_saved_twice, V_DIFFER, R_NONE,
+	  "yet TCP_SAVED_SYN returned nothing" },
+	{ "later copy saved, socket ISN not the cookie", cookie_then_request, isn_not_cookie,
+	  V_NATIVE_MISSING, R_NONE, "own ISN is" },
 	{ "syncookie-repeat", cookie_repeat, NULL, V_EXPLAINED, R_COOKIE_REPEAT, "second child" },
 	{ "repeat, no first child judged", cookie_repeat, first_not_judged, V_BPF_MISSING, R_NONE,
 	  "no earlier syncookie connection" },
@@ -276,6 +313,8 @@ static const struct judge_case cases[] = {
 	{ "repeat, bytes saved", cookie_repeat, saved_for_child, V_DIFFER, R_NONE,
 	  "40 saved bytes" },
 	{ "repeat, on an active socket", cookie_repeat, on_active, V_BPF_MISSING, R_NONE, NULL },
+	{ "repeat, socket ISN not the cookie", cookie_repeat, isn_not_cookie, V_BPF_MISSING, R_NONE,
+	  "but its own ISN is 1592594997" },
 	{ "syncookie-no-child", cookie_no_child, NULL, V_EXPLAINED, R_COOKIE_NO_CHILD,
 	  "nothing was saved" },
 	{ "no child, a copy saved", cookie_no_child, copy_saved, V_DIFFER, R_NONE,
