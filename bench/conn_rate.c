@@ -116,7 +116,7 @@ static int work(enum config c, int a, int family, uint64_t i)
 	if (c == C_WITNESS_NO_MEM || c == C_WITNESS || c == C_FULL) {
 		if (getsockopt(a, SOL_SOCKET, SO_COOKIE, &cookie, &cl))
 			return -1;
-		have = capture_take_bound(&cc, cookie, &rec) == 0;
+		have = capture_take_bound(&cc, cookie, &rec, NULL) == 0;
 		if (!have)
 			return -1;
 	}

@@ -6,6 +6,8 @@
 #ifndef SYNTWIN_CAPTURE_H
 #define SYNTWIN_CAPTURE_H
 
+#include "copy_readers.h"
+
 /*
  * Largest header block copied per SYN: MAC 14 (+4 per in-band VLAN tag) + IPv4 60 or IPv6 40 +
  * extension headers + TCP 60. 256 leaves IPv6 SYNs 138 bytes of extension headers. Longer SYNs
@@ -19,8 +21,9 @@
 #define CAPTURE_PIN_DIR "/sys/fs/bpf/syntwin"
 
 /* Bytes of the ring buffer that carries bound records to userspace (syn_events), for a run of
- * @entries flow entries: a record (about 300 bytes with the ring's header) per entry, rounded up
- * to a power of two (the ring's rule), at least 1 MiB and at most 64 MiB. */
+ * @entries flow entries: a record (struct bound_rec, about 1.1 KiB with the ring's header) per
+ * entry, rounded up to a power of two (the ring's rule), at least 1 MiB and at most 64 MiB (the
+ * consumer drains it as it goes: it holds the sockets established and not yet judged). */
 #define CAPTURE_RING_MIN (1u << 20)
 #define CAPTURE_RING_MAX (1u << 26)
 
@@ -122,6 +125,13 @@ struct capture_rec {
 	__u64 cookie;		/* the socket sockops bound the flow to (SO_COOKIE), 0 while
 				 * none: of the flow, carried from copy to copy */
 	__u8 data[CAPTURE_MAX];	/* wire bytes from the MAC header to the end of the TCP header */
+};
+
+/* One record of the ring: a capture bound to its socket, and what the in-kernel readers
+ * returned of the socket's saved copy then (struct syn_reads, copy_readers.h). */
+struct bound_rec {
+	struct capture_rec rec;
+	struct syn_reads reads;
 };
 
 /* The size of include/linux/tcp.h's struct saved_syn before its data (three __u32 lengths, the

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the kernel's in-kernel readers of a saved SYN return to BPF (bpf/copy_readers.bpf.c),
- * shared with the conformance suite that checks them (tests/guest_conformance.c): the three
+ * shared with the conformance suite that checks them (tests/guest_conformance.c), and the region
+ * every bound record carries (struct syn_reads, bpf/capture.h): the three
  * regions bpf_getsockopt(TCP_BPF_SYN, TCP_BPF_SYN_IP, TCP_BPF_SYN_MAC) hands out, the whole
  * copy through bpf_getsockopt(TCP_SAVED_SYN), and the SYN's MSS option through
  * bpf_load_hdr_opt(BPF_LOAD_HDR_OPT_TCP_SYN). Each read is a read of the kernel's own copy
@@ -15,6 +16,17 @@
 struct read_region {
 	__s32 len;	/* the helper's return: the region's length, or -errno */
 	__u8 b[READ_MAX];
+};
+
+/*
+ * What the kernel's in-kernel readers hand a BPF program of a socket's saved copy at its
+ * ESTABLISHED callback: bpf_getsockopt(TCP_BPF_SYN, TCP_BPF_SYN_IP, TCP_BPF_SYN_MAC), the TCP
+ * header, network + TCP, and MAC + network + TCP (bpf_sock_ops_get_syn() splits the copy by the
+ * lengths it recorded). The witness's sockops reads them on every socket it binds (struct
+ * bound_rec, capture.h). A read of the kernel's copy, never a witness: it explains nothing.
+ */
+struct syn_reads {
+	struct read_region tcp, ip, mac;
 };
 
 /* One place the readers ran at, for one connection (keyed by the client's port). */

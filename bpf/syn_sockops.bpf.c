@@ -4,7 +4,9 @@
  * the peer's ISN) to the socket: the socket's cookie goes into the record, and the record into
  * the syn_events ring buffer, where userspace finds it by getsockopt(SO_COOKIE): for a passive
  * socket the SYN, for an active one the SYN-ACK. The key is the same in both directions: the
- * peer sent the captured packet. Reads nothing of the kernel's saved headers.
+ * peer sent the captured packet. With the record goes what the kernel's in-kernel readers
+ * return of the socket's saved copy (send_bound()): a read of the kernel's copy for the judge to
+ * check against the userspace read, never part of the witness's evidence.
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_endian.h>
@@ -16,6 +18,33 @@
 #define AF_INET6 10
 
 #define SOCKOPS_ERR(err) record_error(1, __LINE__, (err))
+
+#define SOL_TCP 6
+
+/*
+ * @rec, bound to the socket of @skops, into the ring with the three regions of the socket's
+ * saved copy the kernel hands BPF (bpf_sock_ops_get_syn(): TCP_BPF_SYN, _IP, _MAC; -ENOENT
+ * when there is none), read straight into the record. No wakeup: the consumer reads the ring
+ * whenever it takes a record (a wakeup is an irq_work, a self-IPI that TCG emulates at a price
+ * per connection). Returns 0, or -1 when the ring had no room (the record is lost to userspace,
+ * and the run is partial: counted).
+ */
+static __always_inline int send_bound(struct bpf_sock_ops *skops, const struct capture_rec *rec)
+{
+	struct bound_rec *b = bpf_ringbuf_reserve(&syn_events, sizeof(*b), 0);
+
+	if (!b) {
+		count(CNT_RING_DROPS);
+		return -1;
+	}
+	__builtin_memcpy(&b->rec, rec, sizeof(*rec));
+	b->reads.tcp.len = bpf_getsockopt(skops, SOL_TCP, TCP_BPF_SYN, b->reads.tcp.b, READ_MAX);
+	b->reads.ip.len = bpf_getsockopt(skops, SOL_TCP, TCP_BPF_SYN_IP, b->reads.ip.b, READ_MAX);
+	b->reads.mac.len = bpf_getsockopt(skops, SOL_TCP, TCP_BPF_SYN_MAC, b->reads.mac.b,
+					  READ_MAX);
+	bpf_ringbuf_submit(b, BPF_RB_NO_WAKEUP);
+	return 0;
+}
 
 /* A record for a socket with no SYN (bind_cookie_child()): too large for the BPF stack. */
 struct {
@@ -52,9 +81,7 @@ static __always_inline int bind_cookie_child(struct bpf_sock_ops *skops, struct 
 	r->local_isn = skops->snd_una - 1;
 	r->cookie = bpf_get_socket_cookie(skops);
 	__builtin_memcpy(r->data, key, sizeof(*key));
-	if (bpf_ringbuf_output(&syn_events, r, sizeof(*r), BPF_RB_NO_WAKEUP))
-		count(CNT_RING_DROPS);
-	else
+	if (!send_bound(skops, r))
 		count(CNT_COOKIE_CHILD);
 	return 1;
 }
@@ -67,7 +94,6 @@ int syn_sockops(struct bpf_sock_ops *skops)
 	__u16 sport, dport;
 	__u64 cookie;
 	int active;
-	long err;
 
 	if (skops->op != BPF_SOCK_OPS_PASSIVE_ESTABLISHED_CB &&
 	    skops->op != BPF_SOCK_OPS_ACTIVE_ESTABLISHED_CB)
@@ -127,14 +153,8 @@ int syn_sockops(struct bpf_sock_ops *skops)
 	 * to it), and at both ESTABLISHED callbacks nothing has been sent past it (snd_una is
 	 * set from the request's ISN + 1 when the child is made, tcp_create_openreq_child()). */
 	rec->local_isn = skops->snd_una - 1;
-	/* No wakeup: the consumer reads the ring whenever it takes a record (a wakeup is an
-	 * irq_work, a self-IPI that TCG emulates at a price per connection). */
-	err = bpf_ringbuf_output(&syn_events, rec, sizeof(*rec), BPF_RB_NO_WAKEUP);
-	if (err) {
-		/* no room: the record is lost to userspace, and the run is partial */
-		count(CNT_RING_DROPS);
+	if (send_bound(skops, rec))
 		return 1;
-	}
 	/* The flow entry stays: one SYN can yield two children (a syncookie ACK and the FIN right
 	 * behind it racing on two CPUs), and the one accepted may be the second; copies and
 	 * fates that come after the bind land there too. The consumer takes the flow entry when it

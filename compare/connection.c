@@ -92,6 +92,7 @@ static void record_copies(struct conn_record *c, const struct socket_seen *g)
 	c->bpf = g->have_bpf ? r->data : NULL;
 	c->bpf_len = g->have_bpf ? r->cap_len : 0;
 	c->bpf_mac_len = g->have_bpf ? r->mac_len : 0;
+	c->reads = g->have_reads ? &g->reads : NULL;
 	if (g->have_bpf && g->rec.vlan_present)
 		snprintf(c->bpf_vlan, sizeof(c->bpf_vlan), "%04x:%u", ntohs(g->rec.vlan_proto),
 			 g->rec.vlan_tci & 0x0fffu);

@@ -18,6 +18,7 @@
 static void view_of(const struct capture_rec *r, struct copy_view *v)
 {
 	*v = (struct copy_view){ .data = r->data, .len = r->cap_len, .mac_len = r->mac_len,
+				 .net_len = r->net_len, .tcp_len = r->tcp_len,
 				 .dropped = r->flags & CAP_F_DROPPED,
 				 .drop_reason = r->flags & CAP_F_DROPPED ?
 						capture_drop_reason_name(r->fate_reason) : NULL,
@@ -119,7 +120,9 @@ void gather_socket(struct run *R, const struct conn_record *c, const uint8_t *na
 				    .knobs = c->knobs, .map_entries = R->cc.capacity,
 				    .client_errno = active ? c->client_errno : 0 };
 	R->env.hi_ms = realtime_ms() + 1000;
-	g->have_bpf = capture_take_bound(&R->cc, c->cookie, &g->rec) == 0;
+	g->have_bpf = capture_take_bound(&R->cc, c->cookie, &g->rec, &g->reads) == 0;
+	g->have_reads = g->have_bpf;
+	ob->reads = g->have_reads ? &g->reads : NULL;
 	if (g->have_bpf && (g->rec.flags & CAP_F_NO_SYN)) {
 		g->have_bpf = false; /* evidence of a cookie child, but no SYN */
 		observe_cookie_child(R, &g->rec, ob);

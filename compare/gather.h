@@ -27,6 +27,8 @@ struct socket_seen {
 	struct observation ob;
 	struct copies cp;
 	struct capture_rec rec;		/* the capture bound to the socket's cookie */
+	struct syn_reads reads;		/* ... and what the in-kernel readers returned then */
+	bool have_reads;		/* a record was bound (a capture or a cookie child's) */
 	bool have_bpf;
 	int judged;			/* the copy the kernel's bytes are judged against, or -1 */
 };

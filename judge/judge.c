@@ -192,6 +192,19 @@ static void name_foreign_cookie(const struct observation *ob, struct compare_res
 		 "no cookie made it", ob->cookie_isn, ob->socket_isn);
 }
 
+/* The in-kernel readers of the socket's copy against its userspace read, split where the
+ * witness's copy that made the socket says (readers.h). */
+static int judge_socket_readers(const struct observation *ob, struct compare_result *res)
+{
+	int c = copy_that_created(ob->copy, ob->n);
+	const struct copy_view *v = ob->n ? &ob->copy[c >= 0 ? c : ob->n - 1] : NULL;
+	struct readers_input in = { .reads = ob->reads, .native = ob->native,
+				    .native_len = ob->native_len, .mode = ob->mode,
+				    .net_len = v ? v->net_len : 0, .tcp_len = v ? v->tcp_len : 0 };
+
+	return judge_readers(&in, res);
+}
+
 /* A socket's saved bytes against the witness's copies, then what holds whatever they say. */
 static int judge_socket(const struct observation *ob, struct compare_result *res)
 {
@@ -239,6 +252,8 @@ static int judge_socket(const struct observation *ob, struct compare_result *res
 		}
 		bad = 1;
 	}
+	if (!bad)
+		bad = judge_socket_readers(ob, res);
 	if (ob->active && ob->client_errno)
 		bad = judge_failed_connection(ob, res, bad);
 	return bad;

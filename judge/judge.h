@@ -13,6 +13,8 @@
  *                 (judge.c: syncookie-no-child, a SYN answered with a cookie whose ACK
  *                 never came)
  *   abandoned.c   a planned abandoned handshake: abandoned
+ *   readers.c     the kernel's in-kernel readers of the copy against its userspace read:
+ *                 reader-differs
  *   judge.c       what holds whatever the bytes say: a copy the witness cut short proves
  *                 nothing (capture-truncated), a syncookie only where the plan
  *                 forced them, and one wherever it did (cookie-not-due, cookie-missing),
@@ -31,6 +33,7 @@
 #include <stdint.h>
 
 #include "classify.h"
+#include "readers.h"
 #include "registry.h"
 #include "tree_facts.h"
 #include "which_copy.h"
@@ -47,6 +50,9 @@ struct observation {
 					 * small a buffer broke the contract (native_read.h) */
 	int client_errno;		/* active: the connection failed after its SYN-ACK was
 					 * saved (its socket's error), 0 if it stands */
+	/* What the kernel's in-kernel readers returned of the socket's copy when sockops bound it
+	 * (TCP_BPF_SYN, _IP, _MAC); NULL: nothing was bound. */
+	const struct syn_reads *reads;
 	/* The witness's side: its copies in arrival order, the last the one it bound (n 0: no
 	 * capture at all). */
 	const struct copy_view *copy;

@@ -14,7 +14,8 @@
 /* V_COOKIE_MISSING: a connection the plan put under forced syncookies that got none. */
 /* V_TRUNCATED: the witness's copy was cut at CAPTURE_MAX: what lies past it is unproven. */
 enum verdict { V_IDENTICAL, V_EXPLAINED, V_DIFFER, V_NATIVE_MISSING, V_BPF_MISSING, V_UNBOUND,
-	       V_CONN_FAILED, V_COOKIE_NOT_DUE, V_COOKIE_MISSING, V_TRUNCATED, V_MAX };
+	       V_CONN_FAILED, V_COOKIE_NOT_DUE, V_COOKIE_MISSING, V_TRUNCATED, V_READER_DIFFERS,
+	       V_MAX };
 /* R_EVICTED is not an explanation: it names why a bpf-missing record is lost (the witness's LRU
  * maps overflowed), which makes the run partial rather than the kernel wrong. */
 enum reason { R_NONE, R_IPV4_OPTION_REWRITE, R_SYNCOOKIE, R_VLAN_OFFLOAD, R_REJECTED, R_RETRANSMIT,

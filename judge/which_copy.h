@@ -32,6 +32,7 @@
 struct copy_view {
 	const uint8_t *data;	/* MAC .. end of TCP header */
 	size_t len, mac_len;
+	size_t net_len, tcp_len;	/* the witness's split of it: network, TCP header */
 	bool dropped;		/* the kernel dropped it (kfree_skb) */
 	const char *drop_reason;	/* its reason's name, or NULL */
 	bool saved;		/* the kernel allocated a saved copy while processing it */

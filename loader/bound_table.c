@@ -7,7 +7,7 @@
 #include <string.h>
 
 struct bound_table {
-	struct capture_rec *slot;	/* cookie 0: empty */
+	struct bound_rec *slot;		/* rec.cookie 0: empty */
 	size_t cap, n;			/* cap a power of two; n < cap * 3 / 4 */
 };
 
@@ -21,7 +21,7 @@ static size_t hash(__u64 cookie, size_t cap)
 
 static int resize(struct bound_table *t, size_t cap)
 {
-	struct capture_rec *old = t->slot;
+	struct bound_rec *old = t->slot;
 	size_t ocap = t->cap;
 
 	t->slot = calloc(cap, sizeof(*t->slot));
@@ -32,7 +32,7 @@ static int resize(struct bound_table *t, size_t cap)
 	t->cap = cap;
 	t->n = 0;
 	for (size_t i = 0; i < ocap; i++)
-		if (old[i].cookie)
+		if (old[i].rec.cookie)
 			bound_table_put(t, &old[i]);
 	free(old);
 	return 0;
@@ -61,21 +61,21 @@ static size_t find(const struct bound_table *t, __u64 cookie)
 {
 	size_t i = hash(cookie, t->cap);
 
-	while (t->slot[i].cookie && t->slot[i].cookie != cookie)
+	while (t->slot[i].rec.cookie && t->slot[i].rec.cookie != cookie)
 		i = (i + 1) & (t->cap - 1);
 	return i;
 }
 
-int bound_table_put(struct bound_table *t, const struct capture_rec *r)
+int bound_table_put(struct bound_table *t, const struct bound_rec *r)
 {
 	size_t i;
 
-	if (!r->cookie)
+	if (!r->rec.cookie)
 		return -EINVAL;
 	if ((t->n + 1) * 4 > t->cap * 3 && resize(t, t->cap * 2))
 		return -ENOMEM;
-	i = find(t, r->cookie);
-	if (!t->slot[i].cookie)
+	i = find(t, r->rec.cookie);
+	if (!t->slot[i].rec.cookie)
 		t->n++;
 	t->slot[i] = *r;
 	return 0;
@@ -86,32 +86,32 @@ static void remove_at(struct bound_table *t, size_t i)
 {
 	size_t mask = t->cap - 1, j = i;
 
-	t->slot[i].cookie = 0;
+	t->slot[i].rec.cookie = 0;
 	t->n--;
 	for (;;) {
 		size_t home;
 
 		j = (j + 1) & mask;
-		if (!t->slot[j].cookie)
+		if (!t->slot[j].rec.cookie)
 			return;
-		home = hash(t->slot[j].cookie, t->cap);
+		home = hash(t->slot[j].rec.cookie, t->cap);
 		/* j's record may move to i only if its home is not in (i, j] cyclically */
 		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
 			t->slot[i] = t->slot[j];
-			t->slot[j].cookie = 0;
+			t->slot[j].rec.cookie = 0;
 			i = j;
 		}
 	}
 }
 
-int bound_table_get(struct bound_table *t, __u64 cookie, struct capture_rec *out, int take)
+int bound_table_get(struct bound_table *t, __u64 cookie, struct bound_rec *out, int take)
 {
 	size_t i;
 
 	if (!cookie)
 		return -ENOENT;
 	i = find(t, cookie);
-	if (!t->slot[i].cookie)
+	if (!t->slot[i].rec.cookie)
 		return -ENOENT;
 	if (out)
 		*out = t->slot[i];

@@ -17,12 +17,12 @@ struct bound_table;
 struct bound_table *bound_table_new(void);
 void bound_table_free(struct bound_table *t);
 
-/* Files @r under r->cookie (nonzero), replacing any record there. Returns 0 or -ENOMEM. */
-int bound_table_put(struct bound_table *t, const struct capture_rec *r);
+/* Files @r under r->rec.cookie (nonzero), replacing any record there. Returns 0 or -ENOMEM. */
+int bound_table_put(struct bound_table *t, const struct bound_rec *r);
 
 /* The record filed under @cookie into @out (NULL: only whether there is one); with @take,
  * removed. Returns 0 or -ENOENT. */
-int bound_table_get(struct bound_table *t, __u64 cookie, struct capture_rec *out, int take);
+int bound_table_get(struct bound_table *t, __u64 cookie, struct bound_rec *out, int take);
 
 /* Records filed and not taken. */
 size_t bound_table_count(const struct bound_table *t);

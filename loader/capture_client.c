@@ -51,14 +51,14 @@ static int on_event(void *ctx, void *data, size_t size)
 {
 	struct capture_client *c = ctx;
 
-	if (size < sizeof(struct capture_rec))
-		return 0; /* not ours: the ring carries capture records only */
+	if (size < sizeof(struct bound_rec))
+		return 0; /* not ours: the ring carries bound records only */
 	return bound_table_put(c->bound, data);
 }
 
 __u32 capture_ring_bytes(__u32 entries)
 {
-	__u64 want = (__u64)entries * 512;
+	__u64 want = (__u64)entries * (sizeof(struct bound_rec) + 8);
 	__u32 b = CAPTURE_RING_MIN;
 
 	while (b < CAPTURE_RING_MAX && b < want)
@@ -175,23 +175,32 @@ int capture_drain(struct capture_client *c)
 
 int capture_peek_bound(struct capture_client *c, __u64 cookie, struct capture_rec *out)
 {
+	struct bound_rec b;
 	int err = capture_drain(c);
 
 	if (err < 0)
 		return err;
-	return bound_table_get(c->bound, cookie, out, 0);
+	err = bound_table_get(c->bound, cookie, &b, 0);
+	if (!err)
+		*out = b.rec;
+	return err;
 }
 
-int capture_take_bound(struct capture_client *c, __u64 cookie, struct capture_rec *out)
+int capture_take_bound(struct capture_client *c, __u64 cookie, struct capture_rec *out,
+		       struct syn_reads *reads)
 {
 	struct capture_rec now;
 	struct capture_key k;
+	struct bound_rec b;
 	int err = capture_drain(c);
 
 	if (err < 0)
 		return err;
-	if (bound_table_get(c->bound, cookie, out, 1))
+	if (bound_table_get(c->bound, cookie, &b, 1))
 		return -ENOENT;
+	*out = b.rec;
+	if (reads)
+		*reads = b.reads;
 	/* a cookie child's record has no SYN and no flow entry of its own to catch up with */
 	if ((out->flags & CAP_F_NO_SYN) || capture_key_of(out, &k))
 		return 0;

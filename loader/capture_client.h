@@ -40,9 +40,11 @@ int capture_peek_bound(struct capture_client *c, __u64 cookie, struct capture_re
  * syn_by_flow in one lookup-and-delete (so a later copy of the SYN starts a new capture). When
  * that entry still holds the same SYN, *@out is the entry as it is now: its fate noted since the
  * bind (a drop, an allocation) and any copies that came after it, which the judge must see.
+ * *@reads (NULL: not wanted): what the in-kernel readers returned when sockops bound it.
  * Returns 0, -ENOENT if nothing was bound to @cookie, or another -errno.
  */
-int capture_take_bound(struct capture_client *c, __u64 cookie, struct capture_rec *out);
+int capture_take_bound(struct capture_client *c, __u64 cookie, struct capture_rec *out,
+		       struct syn_reads *reads);
 
 /* By hand (syntwin-loader lookup, dump): the capture in syn_by_flow bound to @cookie, found by
  * a walk of the map. Returns 0, -ENOENT, or another -errno. */

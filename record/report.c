@@ -3,6 +3,9 @@
 #define _GNU_SOURCE /* strerrorname_np */
 #include "report.h"
 
+#include <linux/types.h>
+
+#include "copy_readers.h"
 #include "decode.h"
 #include "fp_record.h"
 #include "pcapng.h"
@@ -355,6 +358,16 @@ int report_conn(struct report *r, const struct conn_record *c)
 	PUT_LIT(&l, ",\"knobs\":\"");
 	put_str(&l, c->knobs);
 	PUT_LIT(&l, "\"");
+	if (c->reads) {
+		/* what bpf_getsockopt(TCP_BPF_SYN, _IP, _MAC) returned: lengths, or -errno */
+		PUT_LIT(&l, ",\"bpf_syn_reads\":[");
+		put_i64(&l, c->reads->tcp.len);
+		PUT_LIT(&l, ",");
+		put_i64(&l, c->reads->ip.len);
+		PUT_LIT(&l, ",");
+		put_i64(&l, c->reads->mac.len);
+		PUT_LIT(&l, "]");
+	}
 	if (c->fp)
 		put_fp(&l, c->fp);
 	if (c->shape) {

@@ -12,10 +12,13 @@
 #include <stdio.h>
 
 #include "classify.h"
+
 #include "flow.h"
 #include "hex.h"
 
 struct record_fp;
+
+struct syn_reads;
 
 struct conn_record {
 	int family, mode;
@@ -38,6 +41,8 @@ struct conn_record {
 	unsigned int copies;		/* copies of the SYN the witness saw (0: no capture) */
 	const struct record_fp *fp;	/* both copies' fingerprints (fp_record.h); NULL: none */
 	uint64_t shape;			/* the witness's SYN's shape (distinct_syn_shapes); 0: none */
+	const struct syn_reads *reads;	/* the in-kernel readers' returns when sockops bound the
+					 * socket; NULL: nothing was bound */
 };
 
 /* How many of the native copy's first bytes are link layer (mode 2: the MAC header). */

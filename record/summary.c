@@ -227,6 +227,7 @@ static void summary_counts(struct json_out *j, const struct run_meta *m, const s
 	json_u64(j, "cookie_not_due", st->verdict[V_COOKIE_NOT_DUE]);
 	json_u64(j, "cookie_missing", st->verdict[V_COOKIE_MISSING]);
 	json_u64(j, "capture_truncated", st->verdict[V_TRUNCATED]);
+	json_u64(j, "reader_differs", st->verdict[V_READER_DIFFERS]);
 	json_u64(j, "small_buffer_checks", st->small_buffer_checks);
 }
 

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <linux/if.h>
@@ -31,6 +32,30 @@
 
 static struct capture_client cc;
 
+/* The in-kernel readers' regions sockops read when it bound @rec: the ends of the userspace
+ * read @native (@n bytes) by the capture's own split; the MAC header only in mode 2. */
+static void check_reads(const struct syn_reads *r, const uint8_t *native, int n, int mode,
+			const struct capture_rec *rec)
+{
+	int ip = rec->net_len + rec->tcp_len;
+
+	if (n < ip) {
+		CHECK(0, "saved copy of %d bytes, capture's network and TCP headers %d", n, ip);
+		return;
+	}
+	CHECK(r->tcp.len == rec->tcp_len &&
+		      !memcmp(r->tcp.b, native + n - rec->tcp_len, rec->tcp_len),
+	      "TCP_BPF_SYN returned %d, want the last %u bytes of the saved copy", r->tcp.len,
+	      rec->tcp_len);
+	CHECK(r->ip.len == ip && !memcmp(r->ip.b, native + n - ip, ip),
+	      "TCP_BPF_SYN_IP returned %d, want the last %d bytes of the saved copy", r->ip.len, ip);
+	if (mode == 2)
+		CHECK(r->mac.len == n && !memcmp(r->mac.b, native, n),
+		      "TCP_BPF_SYN_MAC returned %d, want the whole copy (%d)", r->mac.len, n);
+	else
+		CHECK_EQ_INT(r->mac.len, -ENOENT);
+}
+
 /* One connection: connect from the client netns, accept, compare capture and saved SYN.
  * Returns the capture's net_len, or -1. */
 static int one_conn(int family, int lfd, int mode, int ipopt_level, int ipopt_name,
@@ -40,6 +65,7 @@ static int one_conn(int family, int lfd, int mode, int ipopt_level, int ipopt_na
 	socklen_t sl = make_sockaddr(family, family == AF_INET ? SRV4 : SRV6, socket_port(lfd), &ss);
 	uint8_t native[512];
 	struct capture_rec rec;
+	struct syn_reads reads;
 	__u64 cookie = 0;
 	socklen_t clen = sizeof(cookie);
 	int cfd, afd, n, rc, net_len = -1;
@@ -57,7 +83,7 @@ static int one_conn(int family, int lfd, int mode, int ipopt_level, int ipopt_na
 	afd = accept(lfd, NULL, NULL);
 	n = read_saved_syn(afd, native, sizeof(native), NULL);
 	getsockopt(afd, SOL_SOCKET, SO_COOKIE, &cookie, &clen);
-	rc = capture_take_bound(&cc, cookie, &rec);
+	rc = capture_take_bound(&cc, cookie, &rec, &reads);
 	CHECK(rc == 0, "family %d mode %d: no capture for cookie %llu", family, mode,
 	      (unsigned long long)cookie);
 	if (rc == 0) {
@@ -74,6 +100,7 @@ static int one_conn(int family, int lfd, int mode, int ipopt_level, int ipopt_na
 		}
 		CHECK_EQ_INT(rec.mac_len, 14);
 		CHECK_EQ_INT(rec.family, family);
+		check_reads(&reads, native, n, mode, &rec);
 	}
 	close(afd);
 	close(cfd);
@@ -218,6 +245,7 @@ static void cookie_then_request(int self_ns)
 	const uint32_t isn = 0x55667788;
 	uint32_t cookie = 0, req = 0;
 	struct capture_rec rec;
+	struct syn_reads reads;
 	uint8_t native[512];
 	socklen_t clen = sizeof(__u64);
 	__u64 sk_cookie = 0;
@@ -252,7 +280,7 @@ static void cookie_then_request(int self_ns)
 	if (afd >= 0) {
 		CHECK_EQ_INT(read_saved_syn(afd, native, sizeof(native), NULL), 0);
 		getsockopt(afd, SOL_SOCKET, SO_COOKIE, &sk_cookie, &clen);
-		CHECK(capture_take_bound(&cc, sk_cookie, &rec) == 0,
+		CHECK(capture_take_bound(&cc, sk_cookie, &rec, &reads) == 0,
 		      "cookie-then-request: no capture bound to the child");
 		CHECK((rec.flags & (CAP_F_COOKIE_ACK | CAP_F_SYNACK_REQ | CAP_F_SYNACK_COOKIE)) ==
 			      (CAP_F_COOKIE_ACK | CAP_F_SYNACK_REQ | CAP_F_SYNACK_COOKIE),
@@ -261,6 +289,11 @@ static void cookie_then_request(int self_ns)
 		CHECK_EQ_INT(rec.cookie_isn, cookie);
 		CHECK_EQ_INT(rec.local_isn, cookie);
 		CHECK_EQ_INT(rec.copies, 2);
+		/* a cookie child has no copy: every in-kernel reader says so */
+		CHECK(reads.tcp.len == -ENOENT && reads.ip.len == -ENOENT &&
+			      reads.mac.len == -ENOENT,
+		      "cookie-then-request: the readers returned %d %d %d, want -ENOENT",
+		      reads.tcp.len, reads.ip.len, reads.mac.len);
 		close(afd);
 	}
 	if (late >= 0)
@@ -305,7 +338,7 @@ static int find_tun(const struct capture_key *k, const struct capture_rec *r, vo
  */
 static int ring_drops(int n)
 {
-	const size_t slot = (sizeof(struct capture_rec) + 8 + 7) & ~(size_t)7;
+	const size_t slot = (sizeof(struct bound_rec) + 8 + 7) & ~(size_t)7;
 	const int fit = (int)(4096 / slot);
 	int lfd, cfd[64], afd[64], found = 0, i;
 	__u64 cookie[64], cnt[CNT_MAX];
@@ -323,7 +356,7 @@ static int ring_drops(int n)
 			return 2;
 	}
 	for (i = 0; i < n; i++)
-		found += capture_take_bound(&cc, cookie[i], &rec) == 0;
+		found += capture_take_bound(&cc, cookie[i], &rec, NULL) == 0;
 	CHECK(capture_counters(&cc, cnt) == 0, "read counters");
 	CHECK_EQ_INT(found, fit);
 	/* bound counts the records the ring took; every socket had a capture */

@@ -149,6 +149,9 @@ clean)
 	check [ "$(sj .cookie_not_due)" = 0 ]
 	check [ "$(sj .cookie_missing)" = 0 ]
 	check [ "$(sj .capture_truncated)" = 0 ]
+	check [ "$(sj .reader_differs)" = 0 ]
+	# the in-kernel readers ran on every bound socket: each record carries their three returns
+	check [ "$(jc '(.bpf_syn_reads | length) != 3 and .bpf_len > 0 and .cookie > 0')" = 0 ]
 	check [ "$(jc '.direction == "active"')" = "$expect_active" ]
 	check [ "$(wc -l <"$out/connections.jsonl")" = $((expect + expect_active + drops + ab)) ]
 	# IPv4 option rewrites: every socket SYN with RR or TS options (but the syncookie tail's),

@@ -16,22 +16,25 @@
 int main(void)
 {
 	struct bound_table *t = bound_table_new();
-	static struct capture_rec r, out;
+	static struct bound_rec r, out;
 	static unsigned char have[KEYS];
 	uint64_t rng = 7;
 	size_t n = 0;
 	int bad = 0;
 
 	CHECK(t != NULL, "new");
-	r.cookie = 0;
+	r.rec.cookie = 0;
 	CHECK_EQ_INT(bound_table_put(t, &r), -22); /* cookie 0 is no socket's */
-	r.cookie = 42, r.tag = 1;
+	r.rec.cookie = 42, r.rec.tag = 1;
 	CHECK_EQ_INT(bound_table_put(t, &r), 0);
-	r.tag = 2; /* the same cookie again replaces */
+	r.rec.tag = 2; /* the same cookie again replaces */
+	r.reads.tcp.len = 40, r.reads.tcp.b[39] = 0x5a; /* the readers' regions go with it */
 	CHECK_EQ_INT(bound_table_put(t, &r), 0);
 	CHECK_EQ_INT((int)bound_table_count(t), 1);
 	CHECK_EQ_INT(bound_table_get(t, 42, &out, 0), 0);
-	CHECK_EQ_INT((int)out.tag, 2);
+	CHECK_EQ_INT((int)out.rec.tag, 2);
+	CHECK_EQ_INT(out.reads.tcp.len, 40);
+	CHECK_EQ_INT(out.reads.tcp.b[39], 0x5a);
 	CHECK_EQ_INT(bound_table_get(t, 42, NULL, 1), 0);
 	CHECK_EQ_INT(bound_table_get(t, 42, &out, 0), -2);
 	CHECK_EQ_INT(bound_table_get(t, 0, &out, 0), -2);
@@ -40,8 +43,8 @@ int main(void)
 	for (int i = 0; i < 200000; i++) {
 		uint64_t k = rng_next(&rng) % KEYS;
 
-		r.cookie = k + 1;
-		r.tag = (uint32_t)i;
+		r.rec.cookie = k + 1;
+		r.rec.tag = (uint32_t)i;
 		if (rng_next(&rng) % 3) {
 			bad |= bound_table_put(t, &r) != 0;
 			n += !have[k];
@@ -49,7 +52,7 @@ int main(void)
 		} else {
 			int got = bound_table_get(t, k + 1, &out, 1);
 
-			bad |= got != (have[k] ? 0 : -2) || (got == 0 && out.cookie != k + 1);
+			bad |= got != (have[k] ? 0 : -2) || (got == 0 && out.rec.cookie != k + 1);
 			n -= have[k];
 			have[k] = 0;
 		}

@@ -25,6 +25,7 @@ struct fixture {
 	uint8_t native[MAXLEN];
 	uint8_t copy_bytes[3][MAXLEN];
 	struct copy_view copy[3];
+	struct syn_reads reads;
 	struct observation ob;
 };
 
@@ -41,7 +42,8 @@ static void base(struct fixture *f)
 	memset(f, 0, sizeof(*f));
 	memcpy(f->native, syn_full, sizeof(syn_full));
 	memcpy(f->copy_bytes[0], syn_full, sizeof(syn_full));
-	f->copy[0] = (struct copy_view){ .data = f->copy_bytes[0], .len = sizeof(syn_full) };
+	f->copy[0] = (struct copy_view){ .data = f->copy_bytes[0], .len = sizeof(syn_full),
+					 .net_len = 32, .tcp_len = 40 };
 	f->ob = (struct observation){ .socket = true, .mode = 1, .native = f->native,
 				      .native_len = sizeof(syn_full), .copy = f->copy, .n = 1,
 				      .env = &run_env, .tree = &tree61, .gen = "sockets",
@@ -70,7 +72,8 @@ static void vlan(struct fixture *f)
 	memcpy(t, f->native, 12);
 	t[12] = 0x81, t[13] = 0x00, t[14] = 0x00, t[15] = 20;
 	memcpy(t + 16, f->native + 12, 14 + sizeof(syn_full) - 12);
-	f->copy[0] = (struct copy_view){ .data = t, .len = 18 + sizeof(syn_full), .mac_len = 18 };
+	f->copy[0] = (struct copy_view){ .data = t, .len = 18 + sizeof(syn_full), .mac_len = 18,
+					 .net_len = 32, .tcp_len = 40 };
 	f->ob.mode = 2;
 	f->ob.native_len = 14 + sizeof(syn_full);
 }
@@ -216,6 +219,32 @@ static void reset_after_synack(struct fixture *f)
 	f->ob.rst_seen = true;
 }
 
+/* What the kernel's in-kernel readers return of the fixture's saved copy when sockops binds it:
+ * its regions by the witness's split (copy 0), the MAC header only in mode 2; every one -ENOENT
+ * when no copy was saved. */
+static void read_back(struct fixture *f)
+{
+	size_t n = f->ob.native ? f->ob.native_len : 0, tcp = f->copy[0].tcp_len;
+	size_t ip = f->copy[0].net_len + tcp;
+
+	f->reads = (struct syn_reads){ .tcp.len = -ENOENT, .ip.len = -ENOENT, .mac.len = -ENOENT };
+	if (n) {
+		f->reads.tcp.len = (int)tcp;
+		memcpy(f->reads.tcp.b, f->native + n - tcp, tcp);
+		f->reads.ip.len = (int)ip;
+		memcpy(f->reads.ip.b, f->native + n - ip, ip);
+	}
+	if (n && f->ob.mode == 2) {
+		f->reads.mac.len = (int)n;
+		memcpy(f->reads.mac.b, f->native, n);
+	}
+	f->ob.reads = &f->reads;
+}
+
+static void readers_base(struct fixture *f) { base(f); read_back(f); }
+static void readers_vlan(struct fixture *f) { vlan(f); read_back(f); }
+static void readers_cookie(struct fixture *f) { cookie(f); read_back(f); }
+
 struct judge_case {
 	const char *name;
 	void (*make)(struct fixture *f);
@@ -252,6 +281,21 @@ static void followed_saved(struct fixture *f)
 	f->copy[0].saved_size = SAVED_SYN_HDR + sizeof(syn_full);
 }
 static void flow_reused(struct fixture *f) { f->ob.flow_reused = true; }
+/* hdrlen-split-wrong: the network header recorded 4 bytes longer, the TCP header 4 shorter */
+static void split_off(struct fixture *f)
+{
+	f->reads.tcp.len = 36;
+	memcpy(f->reads.tcp.b, f->native + 36, 36);
+}
+static void read_byte_off(struct fixture *f) { f->reads.ip.b[5] ^= 1; }
+static void mac_in_mode1(struct fixture *f)
+{
+	f->reads.mac.len = 72;
+	memcpy(f->reads.mac.b, f->native, 72);
+}
+static void no_mac_in_mode2(struct fixture *f) { f->reads.mac.len = -ENOENT; }
+static void read_where_none(struct fixture *f) { f->reads.tcp.len = 40; }
+static void read_cut(struct fixture *f) { f->reads.ip.len = -ENOSPC; }
 static void isn_not_cookie(struct fixture *f) { f->ob.socket_isn = COOKIE_ISN + 1; }
 static void no_request_seen(struct fixture *f) { f->ob.request_seen = false; }
 static void first_saved_too(struct fixture *f) { followed_saved(f); }
@@ -388,6 +432,24 @@ static const struct judge_case cases[] = {
 	/* the client's error is an active socket's only: a passive record never carries one */
 	{ "client error on a passive record", reset_after_synack, on_passive, V_IDENTICAL, R_NONE,
 	  NULL },
+	/* the in-kernel readers of the copy: its userspace read, split where the witness's is */
+	{ "readers agree", readers_base, NULL, V_IDENTICAL, R_NONE, NULL },
+	{ "readers, split 4 bytes off", readers_base, split_off, V_READER_DIFFERS, R_NONE,
+	  "TCP_BPF_SYN returned 36, want 40 bytes" },
+	{ "readers, a byte off", readers_base, read_byte_off, V_READER_DIFFERS, R_NONE,
+	  "TCP_BPF_SYN_IP: byte 5 is 0x35, the same byte of TCP_SAVED_SYN's read 0x34" },
+	{ "readers, a MAC header in mode 1", readers_base, mac_in_mode1, V_READER_DIFFERS, R_NONE,
+	  "TCP_BPF_SYN_MAC returned 72, want -ENOENT (mode 1 keeps no MAC header)" },
+	{ "readers, -ENOSPC", readers_base, read_cut, V_READER_DIFFERS, R_NONE,
+	  "TCP_BPF_SYN_IP returned -28, want 72 bytes" },
+	{ "readers, mode 2 behind an offloaded tag", readers_vlan, NULL, V_EXPLAINED,
+	  R_VLAN_OFFLOAD, NULL },
+	{ "readers, mode 2 without the MAC", readers_vlan, no_mac_in_mode2, V_READER_DIFFERS,
+	  R_NONE, "TCP_BPF_SYN_MAC returned -2, want 86 bytes" },
+	{ "readers, nothing for a cookie child", readers_cookie, NULL, V_EXPLAINED, R_SYNCOOKIE,
+	  NULL },
+	{ "readers, a copy for a cookie child", readers_cookie, read_where_none, V_READER_DIFFERS,
+	  R_NONE, "TCP_BPF_SYN returned 40, want -ENOENT (TCP_SAVED_SYN returned nothing)" },
 };
 
 /* A failure is any verdict but identical and explained, except the eviction: not a verdict on
