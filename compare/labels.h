@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "flow.h"
+#include "registry.h"
 
 #define LABELS_RECENT 4096
 
@@ -28,7 +29,7 @@ struct label {
 	uint32_t isn;
 	uint64_t t_ns;			/* given at (CLOCK_MONOTONIC); 0: not known */
 	uint64_t index, seed;
-	char gen[16], knobs[208];
+	char gen[GEN_NAME_MAX], knobs[208];
 	struct label *next;		/* (table use) */
 };
 

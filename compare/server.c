@@ -128,7 +128,8 @@ static int run_summary(struct run *R, bool final)
 	const struct opts *o = &R->o;
 	struct run_meta m = { .connections = o->connections, .active = o->active,
 			      .held_back = o->held_back, .abandoned = o->abandoned,
-			      .dup_synack = o->dup_synack, .decl = &o->decl, .tree = &o->tree,
+			      .dup_synack = o->dup_synack, .own = R->plan ? R->plan->own : NULL,
+			      .decl = &o->decl, .tree = &o->tree,
 			      .series_hash = o->series_hash, .mix = o->mix, .rerun_of = o->rerun_of,
 			      .shard = o->shard, .netem = o->netem, .netem_back = o->netem_back,
 			      .seed = o->seed };
@@ -267,6 +268,7 @@ static void gather_facts(struct run *R, struct expect_facts *f)
 		.proven_held_back = st->proven[GEN_HELD_BACK], .proven_dup_synack = st->proven[GEN_DUP_SYNACK],
 		.proven_rst = st->proven[GEN_ABANDONED_RST], .proven_expire = st->proven[GEN_ABANDONED_EXPIRE],
 		.proven_close = st->proven[GEN_ABANDONED_CLOSE],
+		.gen_records = st->gen, .gen_proven = st->proven,
 		.syncookie = st->reason[R_SYNCOOKIE], .cookie_repeat = st->reason[R_COOKIE_REPEAT],
 		.cookie_no_child = st->reason[R_COOKIE_NO_CHILD], .rejected = st->reason[R_REJECTED],
 		.duplicate_children = st->duplicate_children,
@@ -616,7 +618,7 @@ static void start_generators(struct loop *L, struct planned *planned)
 	*planned = (struct planned){ R->o.held_back, R->o.abandoned, R->o.dup_synack };
 	peer_drop_probe = witness_dropped_every_copy; /* (the tun peer's generators ask it) */
 	peer_drop_ctx = &R->cc;
-	generators_init(&L->gens, &(struct gen_opts){ .planned = planned,
+	generators_init(&L->gens, &(struct gen_opts){ .plan = R->plan, .planned = planned,
 						      .planned_seed = R->o.planned_seed,
 						      .crafted = &R->o.crafted,
 						      .sockets = R->o.sockets ? &R->o.gen : NULL },

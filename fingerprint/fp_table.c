@@ -25,7 +25,7 @@ struct p0f_seen {
 };
 
 struct row {
-	char gen[24], profile[64], dir[8], ja4t[JA4T_MAX], label[P0F_LABEL_MAX];
+	char gen[GEN_NAME_MAX], profile[64], dir[8], ja4t[JA4T_MAX], label[P0F_LABEL_MAX];
 	uint64_t records, same_ja4t, same_label, p0f_checked, p0f_agree;
 };
 

@@ -18,11 +18,14 @@
 #include "events.h"
 
 struct crafted_opts;
+struct plan;
 struct planned;
 struct sock_gen_opts;
 
 /* What the run's generators make (NULL or all zero: a phase left out). */
 struct gen_opts {
+	const struct plan *plan;	/* the run's: a generator of its own reads its count and seed
+					 * there (own[], own_seed[]) */
 	const struct planned *planned;
 	uint64_t planned_seed;
 	const struct crafted_opts *crafted;
@@ -48,6 +51,6 @@ struct gen_ops {
 	uint64_t (*close)(void *g);
 };
 
-extern const struct gen_ops planned_ops, crafted_ops, sock_gen_ops;
+extern const struct gen_ops planned_ops, reset_before_read_ops, crafted_ops, sock_gen_ops;
 
 #endif

@@ -9,6 +9,7 @@
  * (generator.h) and a row here (and, for the names its records carry, in registry.c). */
 const struct gen_ops *const gen_phases[] = {
 	&planned_ops,		/* the planned handshakes (planned.h) */
+	&reset_before_read_ops,	/* reset by the peer before the read (reset_before_read.c) */
 	&crafted_ops,		/* the crafted phase or a replay (crafted_gen.h) */
 	&sock_gen_ops,		/* the socket-knob connections (sock_gen.h) */
 	NULL,

@@ -55,7 +55,11 @@ int plan_make(const struct plan_input *in, struct plan *p, char *err, size_t err
 		p->held_back = PLANNED_HELD_BACK;
 		p->abandoned = PLANNED_ABANDONED;
 		p->dup_synack = in->active ? PLANNED_DUP_SYNACK : 0;
+		for (int g = 0; g < GEN_MAX; g++)
+			p->own[g] = gen_rows[g].per_run;
 	}
+	for (int g = 0; g < GEN_MAX; g++)
+		p->own_seed[g] = in->seed + gen_rows[g].seed_offset;
 	p->seed_sockets = p->seed_crafted = in->seed;
 	p->seed_planned = in->seed + 3;
 	p->seed_fuzz = in->seed + 7;
@@ -74,6 +78,8 @@ int plan_make(const struct plan_input *in, struct plan *p, char *err, size_t err
 		p->expect_active = p->sockets;
 	}
 	p->expect += p->held_back;
+	for (int g = 0; g < GEN_MAX; g++)
+		p->expect += p->own[g];
 	p->expect_active += p->dup_synack;
 	if (!in->active)
 		p->expect_active = 0;
@@ -107,6 +113,9 @@ char *plan_json(const struct plan_input *in, const struct plan *p)
 	json_u64(&j, "held-back", p->held_back);
 	json_u64(&j, "abandoned", p->abandoned);
 	json_u64(&j, "dup-synack", p->dup_synack);
+	for (int g = 0; g < GEN_MAX; g++)
+		if (gen_rows[g].per_run)
+			json_u64(&j, gen_rows[g].name, p->own[g]);
 	json_close(&j);
 	json_open(&j, "seeds", '{');
 	json_u64(&j, "sockets", p->seed_sockets);
@@ -114,6 +123,9 @@ char *plan_json(const struct plan_input *in, const struct plan *p)
 	json_u64(&j, "planned", p->seed_planned);
 	json_u64(&j, "fuzz", p->seed_fuzz);
 	json_u64(&j, "crafted-tap", p->seed_tap);
+	for (int g = 0; g < GEN_MAX; g++)
+		if (gen_rows[g].per_run)
+			json_u64(&j, gen_rows[g].name, p->own_seed[g]);
 	json_close(&j);
 	json_u64(&j, "syncookie_tail", p->cookie_tail);
 	json_u64(&j, "syncookie_at", p->cookie_at);

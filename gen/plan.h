@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "registry.h"
+
 struct provides;
 
 struct plan_input {
@@ -39,6 +41,8 @@ struct plan {
 	uint64_t cookie_tail, cookie_at;	/* socket connections with syncookies forced: the
 						 * last cookie_tail from number cookie_at on */
 	uint64_t held_back, abandoned, dup_synack, replay;	/* planned handshakes (gen/planned.c) */
+	uint64_t own[GEN_MAX], own_seed[GEN_MAX];	/* the generators of their own (registry.h:
+							 * per_run): connections, seed */
 	/* what the server waits for: passive records and active ones */
 	uint64_t expect, expect_active;
 	/* each generator's seed */

@@ -57,8 +57,7 @@ static const char *const plan_gen[] = { "held-back", "abandon-rst", "abandon-exp
 enum plan_step { ST_BEGIN, ST_SYNACK, ST_SYNACK_AGAIN, ST_DUP_SYN, ST_DUP_ACK, ST_DUP_CHALLENGE,
 		 ST_CLOSING, ST_DONE };
 
-/* A Linux-like SYN with timestamps, TSval @tsval: MSS, SACK-permitted, TS, NOP, WS 7. */
-static void plan_shape(int family, uint32_t tsval, uint16_t ipid, struct syn_shape *s)
+void planned_shape(int family, uint32_t tsval, uint16_t ipid, struct syn_shape *s)
 {
 	static const uint8_t opt[20] = { 2, 4, 0x05, 0xb4, 4, 2, 8, 10, 0, 0, 0, 0,
 					 0, 0, 0, 0, 1, 3, 3, 7 };
@@ -166,7 +165,7 @@ static int passive_begin(struct planned_gen *g)
 	}
 	g->isn = (uint32_t)rng_next(&g->rng);
 	g->tsval = (uint32_t)rng_next(&g->rng) >> 1;
-	plan_shape(family, g->tsval, (uint16_t)(k * 7 + 1), &g->s);
+	planned_shape(family, g->tsval, (uint16_t)(k * 7 + 1), &g->s);
 	g->f = flow_of(&g->s, sport, dport);
 	e.gen = plan_gen[g->kind];
 	e.knobs = g->s.name;
@@ -188,7 +187,7 @@ static int passive_synack(struct planned_gen *g)
 		return seg_write(g, 0x04, g->isn + 1, 0, 0, 0) ? -1 : 1;
 	if (g->kind != PLAN_HELD_BACK)
 		return 1;
-	plan_shape(g->s.family, g->tsval + 1, (uint16_t)(g->i * 7 + 2), &g->s);
+	planned_shape(g->s.family, g->tsval + 1, (uint16_t)(g->i * 7 + 2), &g->s);
 	if (plan_write(&g->s, &g->f, g->isn))
 		return -1;
 	wait_for(g, ST_SYNACK_AGAIN, is_synack_of, &g->sa_of, ANSWER_WAIT_MS);
@@ -259,7 +258,7 @@ static int dup_write_synack(struct planned_gen *g, int again)
 	uint8_t pkt[CRAFT_MAX];
 	size_t n;
 
-	plan_shape(syn->family, g->tsval + (uint32_t)again, (uint16_t)(k * 7 + 1 + again), &g->s);
+	planned_shape(syn->family, g->tsval + (uint32_t)again, (uint16_t)(k * 7 + 1 + again), &g->s);
 	g->s.flags = 0x12;
 	for (int b = 0; b < 4; b++) /* TSecr: the socket's SYN's TSval */
 		g->s.tcpopt[12 + b] = syn->has_ts ? (uint8_t)(syn->tsval >> (24 - 8 * b)) : 0;

@@ -25,6 +25,10 @@ struct planned {
 };
 #define PLAN_MAX 7000		/* held-back + abandoned: ports PLAN_SPORT.. */
 
+/* A Linux-like SYN with timestamps, TSval @tsval, IP ID (and IPv6 flow label) @ipid: MSS,
+ * SACK-permitted, TS, NOP, WS 7 ("plan/linux-ts"). */
+void planned_shape(int family, uint32_t tsval, uint16_t ipid, struct syn_shape *s);
+
 enum plan_kind { PLAN_HELD_BACK, PLAN_ABANDON_RST, PLAN_ABANDON_EXPIRE, PLAN_ABANDON_CLOSE,
 		 PLAN_DUP_SYNACK };
 

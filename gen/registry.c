@@ -16,6 +16,8 @@ const struct gen_row gen_rows[GEN_MAX] = {
 	[GEN_ABANDONED_EXPIRE] = { "abandon-expire", DECLARES_ABANDON_EXPIRE, R_ABANDONED },
 	[GEN_ABANDONED_CLOSE] = { "abandon-close", DECLARES_ABANDON_CLOSE, R_ABANDONED },
 	[GEN_DUP_SYNACK] = { "dup-synack", DECLARES_CONNECT, R_RETRANSMIT },
+	[GEN_RESET_BEFORE_READ] = { "reset-before-read", DECLARES_CONNECT, R_NONE, .per_run = 8,
+				    .seed_offset = 17 },
 	[GEN_UNKNOWN] = { "unknown", DECLARES_CONNECT, R_NONE },
 };
 

@@ -3,15 +3,24 @@
  * Every generator a record can name, one row each: its name in the records, what it declares
  * of the SYNs it makes (the judge's input: judge.h never compares names), and the reason its
  * planned records are proven by. The last row is for records no generator named.
+ *
+ * A generator of its own (per_run > 0) is all in its row and its file: the plan makes per_run
+ * of its connections with the planned handshakes (the default and crafted mixes, shard 0, a
+ * rerun again), with seed + seed_offset (plan.h: own[], own_seed[]); the server waits for
+ * them; the expectations hold it to per_run records, each proven as planned (its reason) or,
+ * with none, identical. Its file is a struct gen_ops in gen_phases[] (generators.c), which
+ * reads its count and seed from the plan: the judge links this table, not the generators.
  */
 #ifndef SYNTWIN_REGISTRY_H
 #define SYNTWIN_REGISTRY_H
+
+#include <stdint.h>
 
 #include "verdict.h"
 
 enum gen_id { GEN_SOCKETS, GEN_CRAFTED, GEN_TAP, GEN_FUZZ, GEN_REPLAY, GEN_REJECTED, GEN_HELD_BACK,
 	      GEN_ABANDONED_RST, GEN_ABANDONED_EXPIRE, GEN_ABANDONED_CLOSE, GEN_DUP_SYNACK,
-	      GEN_UNKNOWN, GEN_MAX };
+	      GEN_RESET_BEFORE_READ, GEN_UNKNOWN, GEN_MAX };
 
 /* What a generator declares of its SYNs. */
 enum gen_declares {
@@ -23,11 +32,19 @@ enum gen_declares {
 	DECLARES_ABANDON_CLOSE,	/* or its listener closes (abandoned.h) */
 };
 
+/* A generator's name with its NUL, as labels and records keep it: every row's fits
+ * (unit.run_verdicts). */
+#define GEN_NAME_MAX 24
+
 struct gen_row {
 	const char *name;		/* in the records' "gen" */
 	enum gen_declares declares;
 	enum reason planned;		/* the reason its records are proven by as planned, or
-					 * R_NONE: it plans no outcome */
+					 * R_NONE: it plans no outcome (a generator of its own:
+					 * each record identical) */
+	uint64_t per_run;		/* a generator of its own: the passive connections it
+					 * makes in a run; 0: the plan's own rules count it */
+	uint64_t seed_offset;		/* ... its seed, from the run's */
 };
 
 extern const struct gen_row gen_rows[GEN_MAX];

@@ -52,6 +52,24 @@ static void declared(const struct expect_facts *f, struct expect_list *l)
 		     f->tcp_cookie_not_saved);
 }
 
+/* The generators of their own (registry.h: per_run): each record proven as planned, and as
+ * many records as the plan made (a whole run). */
+static void own_generators(const struct expect_facts *f, struct expect_list *l)
+{
+	char name[48];
+
+	for (int g = 0; g < GEN_MAX && f->gen_records && f->gen_proven; g++) {
+		if (!gen_rows[g].per_run)
+			continue;
+		snprintf(name, sizeof(name), "%s proven", gen_rows[g].name);
+		want(l, name, ALWAYS, (int64_t)f->plan->own[g], (int64_t)f->gen_proven[g]);
+		if (!f->whole_run)
+			continue;
+		snprintf(name, sizeof(name), "%s records", gen_rows[g].name);
+		want(l, name, WHOLE, (int64_t)f->plan->own[g], (int64_t)f->gen_records[g]);
+	}
+}
+
 /* What the plan fixes: records per direction and generator, the planned handshakes proven. */
 static void planned(const struct expect_facts *f, struct expect_list *l)
 {
@@ -70,6 +88,7 @@ static void planned(const struct expect_facts *f, struct expect_list *l)
 	     (int64_t)f->proven_expire);
 	want(l, "abandon-close proven", ALWAYS, (int64_t)(p->abandoned / 3),
 	     (int64_t)f->proven_close);
+	own_generators(f, l);
 	if (!f->whole_run)
 		return;
 	/* a second child of a syncookie connection's SYN is a record of its generator too */

@@ -39,6 +39,9 @@ struct expect_facts {
 	uint64_t gen_dup_synack;
 	uint64_t abandon_rst, abandon_expire, abandon_close;
 	uint64_t proven_held_back, proven_dup_synack, proven_rst, proven_expire, proven_close;
+	/* records per generator (gen_rows[] order) and those proven as planned: the generators
+	 * of their own are held to these (registry.h: per_run); NULL: none counted */
+	const uint64_t *gen_records, *gen_proven;
 	uint64_t syncookie, cookie_repeat, cookie_no_child, rejected, duplicate_children;
 	uint64_t dropped;		/* passive connections whose SYN the kernel dropped, proven
 					 * (dropped-by-kernel: a replayed SYN; no socket, no copy) */

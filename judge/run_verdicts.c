@@ -93,9 +93,11 @@ enum leftover judge_leftover(const struct leftover_facts *f)
 	return LEFT_JUDGE;
 }
 
-bool judge_as_planned(enum reason planned, const struct compare_result *res)
+bool judge_as_planned(const struct gen_row *row, const struct compare_result *res)
 {
-	return planned != R_NONE && res->verdict == V_EXPLAINED && res->reason == planned;
+	if (row->planned == R_NONE)
+		return row->per_run && res->verdict == V_IDENTICAL;
+	return res->verdict == V_EXPLAINED && res->reason == row->planned;
 }
 
 uint64_t passive_paid(uint64_t conns, uint64_t duplicate_children, uint64_t cookie_no_child,

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "registry.h"
 #include "verdict.h"
 
 /* A socket connection whose connect() failed in the client before its SYN-ACK was saved. */
@@ -77,9 +78,10 @@ struct leftover_facts {
 };
 enum leftover judge_leftover(const struct leftover_facts *f);
 
-/* What a generator declares of the records it makes (gen/registry.h): the reason a planned
- * one must be explained by, R_NONE for a generator that plans no outcome. */
-bool judge_as_planned(enum reason planned, const struct compare_result *res);
+/* Is @res as generator @row plans its records (gen/registry.h)? Explained by its planned
+ * reason; for a generator of its own that plans none, identical; never for one that plans
+ * nothing. */
+bool judge_as_planned(const struct gen_row *row, const struct compare_result *res);
 
 /* The run's end. */
 struct run_end {

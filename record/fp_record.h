@@ -13,6 +13,7 @@
 #include "ja4t.h"
 #include "json_out.h"
 #include "p0f.h"
+#include "registry.h"
 
 struct fp_one {
 	char ja4t[JA4T_MAX], p0f[P0F_SIG_MAX], label[P0F_LABEL_MAX]; /* "" where none */
@@ -44,7 +45,7 @@ void fp_profile_of(const char *knobs, char *out, size_t n);
 #define FP_DISTINCT_MAX 4096	/* distinct fingerprints counted exactly per entry */
 
 struct fp_gen {
-	char gen[24], direction[8];
+	char gen[GEN_NAME_MAX], direction[8];
 	uint64_t records;
 	uint64_t *hash, *count;		/* FP_DISTINCT_MAX * 2 slots, open addressing; 0: free */
 	uint32_t distinct;

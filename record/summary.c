@@ -100,7 +100,7 @@ void stats_count_verdict(struct run_stats *st, const struct compare_result *res,
 void stats_count_gen(struct run_stats *st, enum gen_id g, const struct compare_result *res)
 {
 	st->gen[g]++;
-	st->proven[g] += judge_as_planned(gen_rows[g].planned, res);
+	st->proven[g] += judge_as_planned(&gen_rows[g], res);
 }
 
 uint64_t stats_cookies_proven(const struct run_stats *st)
@@ -145,6 +145,14 @@ static void summary_planned(struct json_out *j, const struct run_meta *m, const 
 	json_u64(j, "planned", m->dup_synack);
 	json_u64(j, "proven_syn_retransmit", st->proven[GEN_DUP_SYNACK]);
 	json_close(j);
+	for (int g = 0; g < GEN_MAX && m->own; g++) {
+		if (!gen_rows[g].per_run)
+			continue;
+		json_open(j, gen_rows[g].name, '{');
+		json_u64(j, "planned", m->own[g]);
+		json_u64(j, "proven", st->proven[g]);
+		json_close(j);
+	}
 	json_close(j);
 }
 

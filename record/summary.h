@@ -81,6 +81,7 @@ struct run_stats {
 /* What the run was asked to be: from its options and plan. */
 struct run_meta {
 	uint64_t connections, active, held_back, abandoned, dup_synack;
+	const uint64_t *own;		/* the plan's generators of their own (plan.h), or NULL */
 	const struct provides *decl;
 	const struct tree_facts *tree;
 	const char *series_hash, *mix, *rerun_of, *shard, *netem, *netem_back;

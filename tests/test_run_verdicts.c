@@ -117,12 +117,23 @@ static void as_planned(void)
 	struct compare_result retransmit = { .verdict = V_EXPLAINED, .reason = R_RETRANSMIT };
 	struct compare_result abandoned = { .verdict = V_EXPLAINED, .reason = R_ABANDONED };
 	struct compare_result differ = { .verdict = V_DIFFER, .reason = R_RETRANSMIT };
+	struct compare_result identical = { .verdict = V_IDENTICAL };
 
-	CHECK(judge_as_planned(gen_rows[GEN_HELD_BACK].planned, &retransmit), "held-back");
-	CHECK(!judge_as_planned(gen_rows[GEN_HELD_BACK].planned, &abandoned), "held-back");
-	CHECK(!judge_as_planned(gen_rows[GEN_HELD_BACK].planned, &differ), "not explained");
-	CHECK(judge_as_planned(gen_rows[GEN_ABANDONED_EXPIRE].planned, &abandoned), "abandoned");
-	CHECK(!judge_as_planned(gen_rows[GEN_SOCKETS].planned, &retransmit), "plans nothing");
+	CHECK(judge_as_planned(&gen_rows[GEN_HELD_BACK], &retransmit), "held-back");
+	CHECK(!judge_as_planned(&gen_rows[GEN_HELD_BACK], &abandoned), "held-back");
+	CHECK(!judge_as_planned(&gen_rows[GEN_HELD_BACK], &differ), "not explained");
+	CHECK(!judge_as_planned(&gen_rows[GEN_HELD_BACK], &identical), "held-back, identical");
+	CHECK(judge_as_planned(&gen_rows[GEN_ABANDONED_EXPIRE], &abandoned), "abandoned");
+	CHECK(!judge_as_planned(&gen_rows[GEN_SOCKETS], &retransmit), "plans nothing");
+	CHECK(!judge_as_planned(&gen_rows[GEN_SOCKETS], &identical), "plans nothing, identical");
+	for (int g = 0; g < GEN_MAX; g++)
+		CHECK(strlen(gen_rows[g].name) < GEN_NAME_MAX, "%s: longer than a label keeps",
+		      gen_rows[g].name);
+	/* a generator of its own with no planned reason: each record identical */
+	CHECK(judge_as_planned(&gen_rows[GEN_RESET_BEFORE_READ], &identical), "reset-before-read");
+	CHECK(!judge_as_planned(&gen_rows[GEN_RESET_BEFORE_READ], &retransmit),
+	      "reset-before-read, explained");
+	CHECK(!judge_as_planned(&gen_rows[GEN_RESET_BEFORE_READ], &differ), "reset-before-read, differ");
 }
 
 /* A complete run that owes nothing; each case changes one fact. */
