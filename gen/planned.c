@@ -419,9 +419,7 @@ static void planned_end(struct planned_gen *g)
 	fflush(stdout);
 	close_listeners(g->lfd);
 	dup_close(g);
-	if (tun >= 0)
-		close(tun); /* (which takes it off the loop) */
-	tun = -1;
+	tun_off_loop();
 	g->running = false;
 	g->finished = true;
 	g->st = ST_DONE;
@@ -468,20 +466,8 @@ static void advance(struct planned_gen *g, bool came)
 /* The device opened (tun0, in this process's netns: the server's) and on the loop. */
 static int planned_start(struct planned_gen *g)
 {
-	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = g->tag };
-
-	tap_mode = 0;
-	if (peer_addresses(0))
+	if (tun_on_loop(g->ep, g->tag))
 		return -1;
-	tun = open_tun("tun0");
-	if (tun < 0)
-		return -1;
-	if (epoll_ctl(g->ep, EPOLL_CTL_ADD, tun, &ev)) {
-		log_err("epoll_ctl tun0");
-		close(tun);
-		tun = -1;
-		return -1;
-	}
 	g->running = true;
 	return 0;
 }

@@ -104,9 +104,7 @@ static void reset_finish(struct reset_gen *g)
 	printf("reset-before-read: %llu handshakes reset by the peer right after their ACK, before "
 	       "the read, %llu failed\n", (unsigned long long)g->made, (unsigned long long)g->bad);
 	fflush(stdout);
-	if (tun >= 0)
-		close(tun); /* (which takes it off the loop) */
-	tun = -1;
+	tun_off_loop();
 	g->running = false;
 	g->finished = true;
 }
@@ -127,20 +125,8 @@ static void reset_run(struct reset_gen *g)
 /* tun0 (in this process's netns: the server's) opened and on the loop. 0 or -1. */
 static int reset_start(struct reset_gen *g)
 {
-	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = g->tag };
-
-	tap_mode = 0;
-	if (peer_addresses(0))
+	if (tun_on_loop(g->ep, g->tag))
 		return -1;
-	tun = open_tun("tun0");
-	if (tun < 0)
-		return -1;
-	if (epoll_ctl(g->ep, EPOLL_CTL_ADD, tun, &ev)) {
-		log_err("epoll_ctl tun0");
-		close(tun);
-		tun = -1;
-		return -1;
-	}
 	g->running = true;
 	return 0;
 }

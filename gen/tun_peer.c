@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -105,6 +106,32 @@ int open_tun(const char *dev)
 		close(s);
 	}
 	return fd;
+}
+
+int tun_on_loop(int ep, uint32_t tag)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = tag };
+
+	tap_mode = 0;
+	if (peer_addresses(0))
+		return -1;
+	tun = open_tun("tun0");
+	if (tun < 0)
+		return -1;
+	if (epoll_ctl(ep, EPOLL_CTL_ADD, tun, &ev)) {
+		log_err("epoll_ctl tun0");
+		close(tun);
+		tun = -1;
+		return -1;
+	}
+	return 0;
+}
+
+void tun_off_loop(void)
+{
+	if (tun >= 0)
+		close(tun); /* (which takes it off the loop) */
+	tun = -1;
 }
 
 uint64_t run_seed;

@@ -47,6 +47,11 @@ int peer_addresses(int tap);
 /* Attaches to the persistent device @dev (tap_mode: a tap), non-blocking; for a tap also reads
  * its MAC. Returns the fd, or -1 (printed). */
 int open_tun(const char *dev);
+/* tun0 (in this process's netns: the server's) as the peer's device, on epoll @ep with data
+ * @tag: a loop module's start (planned.c, reset_before_read.c). Returns 0, or -1 (printed). */
+int tun_on_loop(int ep, uint32_t tag);
+/* ... and closed again (which takes it off the loop). */
+void tun_off_loop(void);
 /* Writes an IP packet to the device (framed for tap). Returns its length, or -1. */
 ssize_t dev_write(const uint8_t *pkt, size_t len);
 /* The flow of shape @s from the peer's port @sport to the guest's @dport. */

@@ -41,6 +41,11 @@ retransmits_exact() {
 	check [ "$(jc '.gen == "held-back" and .reason == "syn-retransmit" and .copies == 2 and (.detail | test("saved copy 1, the one that created the request \\(2 dropped \\(NOT_SPECIFIED\\)\\)"))')" = "$held" ]
 	check [ "$(jc '(.gen | test("^abandon-")) and .reason == "abandoned"')" = "$ab" ]
 	check [ "$(jc '.gen == "dup-synack" and .direction == "active" and .reason == "syn-retransmit" and .copies == 2 and (.detail | test("saved copy 1, the one that established the socket \\(2 dropped \\(TCP_INVALID_SYN\\)\\)"))')" = "$dup" ]
+	# reset-before-read (a generator of its own): the peer's RST right behind its ACK, before
+	# the read; the witness saw the RST, and the copy read after it is the SYN, byte for byte
+	reset=$(pj '.generators."reset-before-read"')
+	check [ "$reset" -gt 0 ]
+	check [ "$(jc '.gen == "reset-before-read" and .verdict == "identical" and .native_len > 0')" = "$reset" ]
 }
 
 # The kernel version the test asked for (SYNTWIN_KERNEL, else the first supported one); the
@@ -116,7 +121,8 @@ clean)
 	check [ "$rc" = 0 ]
 	# The plan (plan.json; unit.plan fixes its numbers for this size: 9,200 socket
 	# connections, 92 of them with syncookies forced, 500 crafted on tun, 200 fuzzed, 100 on
-	# tap, 16 held back, 24 abandoned, 16 duplicate SYN-ACKs), plus every must-drop profile
+	# tap, 16 held back, 24 abandoned, 16 duplicate SYN-ACKs, 8 reset before the read), plus
+	# every must-drop profile
 	# shape once per crafted run (tun and tap): each generator made exactly its share, each
 	# socket connection also checked in the active direction.
 	drops=$(($(must_drop count) * 2))
@@ -127,8 +133,8 @@ clean)
 	check [ "$(sj .connections)" = "$expect" ]
 	check [ "$(sj .unexplained)" = 0 ]
 	check [ "$(sj .partial)" = false ]
-	check [ "$(sj '.generators | [.sockets, .crafted, ."crafted-tap", .fuzz, .replay, ."held-back", ."dup-synack"] | map(tostring) | join(" ")')" = \
-		"$(pj '.generators | [.sockets, .crafted, ."crafted-tap", .fuzz, .replay, ."held-back", ."dup-synack"] | map(tostring) | join(" ")')" ]
+	check [ "$(sj '.generators | [.sockets, .crafted, ."crafted-tap", .fuzz, .replay, ."held-back", ."dup-synack", ."reset-before-read"] | map(tostring) | join(" ")')" = \
+		"$(pj '.generators | [.sockets, .crafted, ."crafted-tap", .fuzz, .replay, ."held-back", ."dup-synack", ."reset-before-read"] | map(tostring) | join(" ")')" ]
 	check [ "$(sj '.generators | [.rejected, ."abandon-rst", ."abandon-expire", ."abandon-close", .unknown] | map(tostring) | join(" ")')" = \
 		"$drops $((ab / 3)) $((ab / 3)) $((ab / 3)) 0" ]
 	check [ "$(sj '.explained."rejected-by-kernel"')" = "$drops" ]

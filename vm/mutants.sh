@@ -121,7 +121,7 @@ first_failure() {
 		line=$(grep -m1 '^syntwin: expectation failed: ' "$2" || :)
 		line=${line#syntwin: expectation failed: }
 		[ -n "$line" ] && line=${line%% (*} && return_line "$line" && return 0
-		line=$(grep -m1 -E '^syntwin: IPv[46] .*: (differ|native-missing|bpf-missing|dropped-by-kernel|unbound|cookie-not-due|cookie-missing|connection-failed)' "$2" || :)
+		line=$(grep -m1 -E '^syntwin: IPv[46] .*: (differ|native-missing|bpf-missing|dropped-by-kernel|unbound|cookie-not-due|cookie-missing|connection-failed|capture-truncated|reader-differs)' "$2" || :)
 		line=${line#syntwin: }
 		[ -z "$line" ] || line="${u:-?} unexplained; $line" ;;
 	conformance) line=$(grep -m1 '^FAIL ' "$2" || :) ;;
