@@ -1105,6 +1105,54 @@ static void t_listener_closes(struct saved_syn_mem *m, const struct family *f, i
 }
 
 /*
+ * 17. A request queue more than half full when its requests' timers fire (a flood with no
+ *     cookies: reqsk_timer_handler() shortens the SYN-ACK retries of old requests when fewer
+ *     than half are young), then its listener closed: every copy freed, once. Ten requests
+ *     held by TCP_DEFER_ACCEPT on a listener of backlog 16 (10 * 2 > 16): from the sixth
+ *     timer on, fewer than half are young. The listener closes after the first round, and the
+ *     requests are dropped at their next timer (nowhere to migrate). Counted by the memory
+ *     follower.
+ */
+#define HALF_FULL_REQUESTS 10
+
+static void t_queue_half_full(struct saved_syn_mem *m, const struct family *f)
+{
+	int lfd = reuseport_listener(f, 1, 0, 30);
+	struct conn req[HALF_FULL_REQUESTS];
+	long long held0 = tcpext("TCPDeferAcceptDrop"), held;
+	struct mem_counts m0, m1;
+
+	saved_syn_mem_read(m, &m0);
+	for (int i = 0; i < HALF_FULL_REQUESTS; i++)
+		req[i] = client_connect(f, socket_port(lfd));
+	held = counter_reaches("TCPDeferAcceptDrop", held0 + HALF_FULL_REQUESTS, 2000);
+	usleep(1500 * 1000); /* every request's first timer (1 s after its SYN-ACK) */
+	close(lfd);
+	/* each request at its next timer, 2 s after its first */
+	for (int i = 0; i < 600; i++) {
+		saved_syn_mem_read(m, &m1);
+		if (m1.live == m0.live)
+			break;
+		usleep(10 * 1000);
+	}
+	verdict(held == held0 + HALF_FULL_REQUESTS &&
+			m1.allocs - m0.allocs == HALF_FULL_REQUESTS &&
+			m1.frees - m0.frees == HALF_FULL_REQUESTS && m1.live == m0.live &&
+			m1.double_frees == m0.double_frees,
+		"queue-half-full-frees", f, 1, "%d requests held (TCPDeferAcceptDrop +%lld) on a "
+		"listener of backlog 16 past their first timer, then the listener closed: %llu copies "
+		"allocated, %llu freed, %lld live, %llu freed twice; expected %d, %d, 0, 0",
+		HALF_FULL_REQUESTS, held - held0, (unsigned long long)(m1.allocs - m0.allocs),
+		(unsigned long long)(m1.frees - m0.frees), (long long)(m1.live - m0.live),
+		(unsigned long long)(m1.double_frees - m0.double_frees), HALF_FULL_REQUESTS,
+		HALF_FULL_REQUESTS);
+	for (int i = 0; i < HALF_FULL_REQUESTS; i++) {
+		req[i].afd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		conn_close(&req[i]);
+	}
+}
+
+/*
  * 15. TCP_SAVE_SYN changed on the listener while a request waits (TCP_DEFER_ACCEPT holds it
  *     until its data): the copy is the one recorded at the SYN, in the mode the listener had
  *     then (tcp_reqsk_record_syn(), tcp_input.c); nothing is recorded when the child is made.
@@ -1397,6 +1445,8 @@ int main(int argc, char **argv)
 		for (int mode = 1; mode <= 2; mode++)
 			t_bpf_readers(rd, &families[fi], mode);
 	copy_readers_bpf__destroy(rd);
+	if (mem)
+		t_queue_half_full(mem, &families[0]);
 	if (mem)
 		t_no_leak(mem);
 	else
