@@ -161,6 +161,7 @@ static __always_inline long keep_copy(struct capture_key *key, struct capture_re
 		rec->drop_reason = old->drop_reason;
 		rec->cookie = old->cookie;
 		rec->cookie_isn = old->cookie_isn;
+		rec->local_isn = old->local_isn;
 		if (n < CAPTURE_MAX_COPIES) {
 			ck.flow = *key;
 			ck.n = n - 1;

@@ -150,8 +150,11 @@ int syn_sockops(struct bpf_sock_ops *skops)
 	cookie = bpf_get_socket_cookie(skops);
 	rec->cookie = cookie;
 	/* The socket's own ISN: a syncookie child's is the cookie tc validated (the proof binds
-	 * to it), and at both ESTABLISHED callbacks nothing has been sent past it (snd_una is
-	 * set from the request's ISN + 1 when the child is made, tcp_create_openreq_child()). */
+	 * to it). At PASSIVE_ESTABLISHED nothing has been acknowledged past it (snd_una is the
+	 * request's ISN + 1 from tcp_create_openreq_child(), and the final ACK acks only the
+	 * SYN-ACK); at ACTIVE_ESTABLISHED a Fast Open client's acknowledged SYN data moves it on,
+	 * but nothing reads an active socket's. Userspace keeps this one, the ring record's, per
+	 * socket (the flow entry's is the last socket's: capture_take_bound()). */
 	rec->local_isn = skops->snd_una - 1;
 	if (send_bound(skops, rec))
 		return 1;

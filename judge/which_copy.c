@@ -165,12 +165,27 @@ static int judge_other_saves(const struct copies_input *ci, int c, struct compar
 	return 0;
 }
 
+/* The bytes a saved copy of @v takes (struct saved_syn and the headers of @mode: a MAC header
+ * the kernel keeps is Ethernet's 14, an offloaded tag in the skb's metadata). */
+static size_t copy_save_size(const struct copy_view *v, int mode)
+{
+	return SAVED_SYN_HDR + v->net_len + v->tcp_len + (mode == 2 && v->mac_len ? 14 : 0);
+}
+
+/* Could copy @v have made the request whose SYN-ACK the witness saw? Kept by the kernel (not
+ * dropped), and its allocation the size a copy of it takes. (Which copy the request's SYN-ACK
+ * echoes is judge_tsecr()'s: the last copy kept is the one that made it.) */
+static bool request_copy(const struct copies_input *ci, const struct copy_view *v)
+{
+	return !v->dropped && v->saved_size == copy_save_size(v, ci->in->mode);
+}
+
 /*
  * One allocation among the copies of a proven syncookie child's SYN is a request's, not the
  * connection's, when the witness saw that request answer (a copy that arrived after the cookie
- * window made it; it lives and dies apart, its copy followed to its own kfree): @res's detail
- * says so. Returns true if it is, false if the copies' allocations are to be judged as the
- * connection's.
+ * window made it; it lives and dies apart, its copy followed to its own kfree) and the copy that
+ * allocated could have made it (request_copy()): @res's detail says so. Returns true if it is,
+ * false if the copies' allocations are to be judged as the connection's.
  */
 static bool request_made_the_save(const struct copies_input *ci, struct compare_result *res)
 {
@@ -185,7 +200,7 @@ static bool request_made_the_save(const struct copies_input *ci, struct compare_
 		saves += 1 + ci->copy[j].saved_again;
 		at = j;
 	}
-	if (saves != 1)
+	if (saves != 1 || !request_copy(ci, &ci->copy[at]))
 		return false;
 	len = strlen(res->detail);
 	snprintf(res->detail + len, sizeof(res->detail) - len, "; copy %d of %d made a request of its "

@@ -141,6 +141,19 @@ int capture_key_of(const struct capture_rec *r, struct capture_key *k)
 	return 0;
 }
 
+/* @now, the flow's record, in place of @out but for what only the bound socket's record
+ * says of that socket: its cookie and its own ISN (the flow's entry holds the last socket
+ * bound to the flow, and nothing of it once a later copy replaced the entry). */
+static void take_flow_state(const struct capture_rec *now, struct capture_rec *out)
+{
+	__u64 cookie = out->cookie;
+	__u32 isn = out->local_isn;
+
+	*out = *now;
+	out->cookie = cookie;
+	out->local_isn = isn;
+}
+
 /*
  * The flow's record as it is now (@now), in place of @out (the copy bound to the socket), when
  * it is the same SYN (or SYN-ACK): its fate noted since (a drop, an allocation) and any copies
@@ -158,14 +171,14 @@ static void catch_up(struct capture_client *c, const struct capture_rec *now,
 		return;
 	if (now->copies == out->copies) {
 		if (now->tag == out->tag)
-			*out = *now;
+			take_flow_state(now, out);
 		return;
 	}
 	if (out->copies < 1 || out->copies > CAPTURE_MAX_COPIES - 1 ||
 	    capture_key_of(out, &ck.flow) ||
 	    bpf_map_lookup_elem(c->copies_fd, &ck, &bound) || bound.tag != out->tag)
 		return;
-	*out = *now;
+	take_flow_state(now, out);
 }
 
 int capture_drain(struct capture_client *c)

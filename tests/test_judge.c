@@ -113,11 +113,13 @@ static void cookie_then_request(struct fixture *f)
 	cookie(f);
 	memcpy(f->copy_bytes[1], syn_full, sizeof(syn_full));
 	f->copy[1] = (struct copy_view){ .data = f->copy_bytes[1], .len = sizeof(syn_full),
-					 .saved = true,
+					 .net_len = 32, .tcp_len = 40, .saved = true,
 					 .saved_size = SAVED_SYN_HDR + sizeof(syn_full) };
 	f->ob.n = 2;
 	f->ob.mem_followed = true;
 	f->ob.request_seen = true;
+	f->ob.have_tsecr = true; /* the request's SYN-ACK echoes the copy's TSval, 1 */
+	f->ob.tsecr = 1;
 }
 
 /* A socket connection the plan made while syncookies were forced. */
@@ -300,6 +302,10 @@ static void isn_not_cookie(struct fixture *f) { f->ob.socket_isn = COOKIE_ISN + 
 static void no_request_seen(struct fixture *f) { f->ob.request_seen = false; }
 static void first_saved_too(struct fixture *f) { followed_saved(f); }
 static void request_saved_twice(struct fixture *f) { f->copy[1].saved_again = true; }
+static void request_copy_dropped(struct fixture *f) { f->copy[1].dropped = true; }
+static void request_save_size_off(struct fixture *f) { f->copy[1].saved_size++; }
+static void request_synack_echoes_other(struct fixture *f) { f->ob.tsecr = 2; }
+
 static void due_on_active(struct fixture *f) { f->ob.active = true; }
 static void must_drop_taken(struct fixture *f) { label(f, "rejected"); }
 static void unlabelled(struct fixture *f) { label(f, NULL); f->ob.drops = 0; }
@@ -347,6 +353,12 @@ static const struct judge_case cases[] = {
 	  "yet TCP_SAVED_SYN returned nothing" },
 	{ "later copy saved twice", cookie_then_request, request_saved_twice, V_DIFFER, R_NONE,
 	  "yet TCP_SAVED_SYN returned nothing" },
+	{ "later copy saved, yet dropped", cookie_then_request, request_copy_dropped, V_DIFFER,
+	  R_NONE, "yet TCP_SAVED_SYN returned nothing" },
+	{ "later copy saved, a byte more", cookie_then_request, request_save_size_off, V_DIFFER,
+	  R_NONE, "yet TCP_SAVED_SYN returned nothing" },
+	{ "later copy saved, the SYN-ACK echoes another", cookie_then_request,
+	  request_synack_echoes_other, V_DIFFER, R_NONE, "which-copy proofs disagree" },
 	{ "later copy saved, socket ISN not the cookie", cookie_then_request, isn_not_cookie,
 	  V_NATIVE_MISSING, R_NONE, "own ISN is" },
 	{ "syncookie-repeat", cookie_repeat, NULL, V_EXPLAINED, R_COOKIE_REPEAT, "second child" },
