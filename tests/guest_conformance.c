@@ -800,6 +800,83 @@ static void t_disconnect_frees(struct saved_syn_mem *m, int lfd[2][2], int64_t b
 		conn_close(&c[i]);
 }
 
+/* Is @r (a read of an active socket's copy, TCP_SAVE_SYN @mode) a SYN-ACK's headers from port
+ * @from to port @to of family @f: the MAC header in mode 2 only, then IP (no options or
+ * extension headers on this path), then TCP with SYN and ACK set, and nothing after? */
+static bool synack_headers(const struct read_result *r, const struct family *f, int mode,
+			   uint16_t from, uint16_t to)
+{
+	size_t off = mode == 2 ? 14 : 0, ip = f->af == AF_INET ? 20 : 40;
+	const uint8_t *t = r->buf + off + ip;
+
+	if (r->rc || r->optlen < off + ip + 20 || r->buf[off] >> 4 != (f->af == AF_INET ? 4 : 6) ||
+	    (f->af == AF_INET && (r->buf[off] & 15) != 5))
+		return false;
+	return (t[13] & 0x3f) == 0x12 && (t[0] << 8 | t[1]) == from && (t[2] << 8 | t[3]) == to &&
+	       r->optlen == off + ip + (size_t)(t[12] >> 4) * 4;
+}
+
+/*
+ * 18. An accepted socket inherits its listener's TCP_SAVE_SYN (sock_copy()) and
+ *     tcp_disconnect() keeps it: disconnected (connect(AF_UNSPEC)) and connected again to
+ *     another listener, it is an active open with the option set (road F3,
+ *     docs/saved-copy-life.md). A series that declares the SYN-ACK save (provides:
+ *     synack-save) saves that SYN-ACK: the read is its headers, from the other listener's port
+ *     to the socket's, the MAC header in mode 2 only, and TCPSynAckSaved grows by one; a kernel
+ *     that declares no such save saves nothing. Without a declaration given, the read may be
+ *     either, but a copy must be those headers. Every copy allocated is freed once.
+ */
+static void t_reconnect_synack(struct saved_syn_mem *m, const struct family *f, int mode)
+{
+	struct sockaddr unspec = { .sa_family = AF_UNSPEC };
+	int lfd = listener(f, mode, -1), other = listener(f, -1, -1), inherited = -1, oafd;
+	uint16_t from = socket_port(other), to;
+	long long saved0 = tcpext("TCPSynAckSaved"), saved1;
+	socklen_t il = sizeof(inherited), len;
+	struct sockaddr_storage ss;
+	struct mem_counts m0, m1;
+	struct read_result r;
+	bool saved, want, shape, counted;
+	struct conn c;
+
+	saved_syn_mem_read(m, &m0);
+	c = connect_accept(f, lfd, NULL);
+	getsockopt(c.afd, IPPROTO_TCP, TCP_SAVE_SYN, &inherited, &il);
+	len = make_sockaddr(f->af, f->server, from, &ss);
+	if (connect(c.afd, &unspec, sizeof(unspec)) < 0 ||
+	    connect(c.afd, (struct sockaddr *)&ss, len) < 0) {
+		log_err("reconnect-synack: disconnect and connect again");
+		exit(2);
+	}
+	to = socket_port(c.afd);
+	oafd = accept4(other, NULL, NULL, SOCK_CLOEXEC);
+	r = saved_syn(c.afd, SYN_BUF);
+	saved1 = tcpext("TCPSynAckSaved");
+	saved = r.rc == 0 && r.optlen > 0;
+	want = have_provides ? declared.synack_save : saved;
+	shape = !saved || synack_headers(&r, f, mode, from, to);
+	counted = !have_provides || !provides_counter(&declared, "TCPSynAckSaved") ||
+		  saved1 - saved0 == (want ? 1 : 0);
+	close(oafd);
+	conn_close(&c);
+	close(other);
+	close(lfd);
+	mem_settle(m, m0.live, &m1);
+	verdict(inherited == mode && saved == want && shape && counted &&
+			m1.allocs - m0.allocs == 1 + (uint64_t)saved &&
+			m1.frees - m0.frees == m1.allocs - m0.allocs && m1.live == m0.live,
+		"reconnect-synack", f, mode, "accepted from a TCP_SAVE_SYN %d listener (the socket "
+		"reports %d), disconnected, connected again: read rc %d, %u bytes%s (SYN-ACK save "
+		"%s); TCPSynAckSaved %+lld; %llu copies allocated, %llu freed, %lld live; expected "
+		"%s, %d allocated and freed, 0 live", mode, inherited, r.rc, r.optlen,
+		saved ? (shape ? ", the SYN-ACK's headers" : ", NOT the SYN-ACK's headers") : "",
+		have_provides ? (declared.synack_save ? "declared" : "not declared") :
+				"not known: no --provides",
+		saved1 - saved0, (unsigned long long)(m1.allocs - m0.allocs),
+		(unsigned long long)(m1.frees - m0.frees), (long long)(m1.live - m0.live),
+		want ? "the SYN-ACK's headers" : "0 bytes", 1 + (int)want);
+}
+
 /*
  * 8. Closing an accepted socket without reading frees the copy (tcp_ipv4.c:2306,
  *    tcp_v4_destroy_sock(), used by IPv6 too). Counted exactly by the saved-SYN memory
@@ -1433,6 +1510,8 @@ int main(int argc, char **argv)
 			t_migrate(mem, f, mode);
 			if (mem)
 				t_listener_closes(mem, f, mode);
+			if (mem)
+				t_reconnect_synack(mem, f, mode);
 			if (inj)
 				t_save_fails(inj, f, mode);
 		}
