@@ -878,6 +878,50 @@ static void t_reconnect_synack(struct saved_syn_mem *m, const struct family *f, 
 }
 
 /*
+ * 19. A socket that connects to itself (bound to the server address, then connect() to that
+ *     address and port: a simultaneous open with itself, road F2) receives its own SYN in
+ *     SYN_SENT and its own SYN-ACK in SYN_RECV: the series saves a SYN-ACK only in SYN_SENT,
+ *     so the reference keeps nothing. Whatever a kernel keeps, it is never the SYN (the flags
+ *     of a bare SYN), only a SYN-ACK's headers, and every copy allocated is freed once.
+ */
+static void t_self_connect(struct saved_syn_mem *m, const struct family *f, int mode)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = make_sockaddr(f->af, f->server, 0, &ss);
+	struct mem_counts m0, m1;
+	struct read_result r;
+	uint16_t port;
+	bool shape;
+	int fd;
+
+	in_ns(ns_server);
+	saved_syn_mem_read(m, &m0);
+	fd = socket(f->af, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&ss, len) ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_SAVE_SYN, &mode, sizeof(mode))) {
+		log_err("self-connect: socket");
+		exit(2);
+	}
+	port = socket_port(fd);
+	len = make_sockaddr(f->af, f->server, port, &ss);
+	if (connect(fd, (struct sockaddr *)&ss, len) < 0) {
+		log_err("self-connect: connect to itself");
+		exit(2);
+	}
+	r = saved_syn(fd, SYN_BUF);
+	shape = r.rc == 0 && (r.optlen == 0 || synack_headers(&r, f, mode, port, port));
+	close(fd);
+	mem_settle(m, m0.live, &m1);
+	verdict(shape && m1.frees - m0.frees == m1.allocs - m0.allocs && m1.live == m0.live,
+		"self-connect", f, mode, "a socket connected to itself with TCP_SAVE_SYN %d: read rc "
+		"%d, %u bytes%s; %llu copies allocated, %llu freed, %lld live; expected nothing or "
+		"a SYN-ACK's headers (the reference: nothing), every copy freed", mode, r.rc,
+		r.optlen, r.optlen && !shape ? ", NOT a SYN-ACK's headers" : "",
+		(unsigned long long)(m1.allocs - m0.allocs),
+		(unsigned long long)(m1.frees - m0.frees), (long long)(m1.live - m0.live));
+}
+
+/*
  * 8. Closing an accepted socket without reading frees the copy (tcp_ipv4.c:2306,
  *    tcp_v4_destroy_sock(), used by IPv6 too). Counted exactly by the saved-SYN memory
  *    follower (bpf/saved_syn_mem.bpf.c: every kmalloc from a saved-SYN function, followed to
@@ -1512,6 +1556,8 @@ int main(int argc, char **argv)
 				t_listener_closes(mem, f, mode);
 			if (mem)
 				t_reconnect_synack(mem, f, mode);
+			if (mem)
+				t_self_connect(mem, f, mode);
 			if (inj)
 				t_save_fails(inj, f, mode);
 		}
