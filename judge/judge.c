@@ -192,12 +192,20 @@ static void name_foreign_cookie(const struct observation *ob, struct compare_res
 		 "no cookie made it", ob->cookie_isn, ob->socket_isn);
 }
 
+/* The witness's copy that made the socket (the last the kernel kept, else the last), NULL when
+ * it has none. */
+static const struct copy_view *made_the_socket(const struct observation *ob)
+{
+	int c = copy_that_created(ob->copy, ob->n);
+
+	return ob->n ? &ob->copy[c >= 0 ? c : ob->n - 1] : NULL;
+}
+
 /* The in-kernel readers of the socket's copy against its userspace read, split where the
  * witness's copy that made the socket says (readers.h). */
 static int judge_socket_readers(const struct observation *ob, struct compare_result *res)
 {
-	int c = copy_that_created(ob->copy, ob->n);
-	const struct copy_view *v = ob->n ? &ob->copy[c >= 0 ? c : ob->n - 1] : NULL;
+	const struct copy_view *v = made_the_socket(ob);
 	struct readers_input in = { .reads = ob->reads, .native = ob->native,
 				    .native_len = ob->native_len, .mode = ob->mode,
 				    .net_len = v ? v->net_len : 0, .tcp_len = v ? v->tcp_len : 0 };
@@ -208,13 +216,14 @@ static int judge_socket_readers(const struct observation *ob, struct compare_res
 /* A socket's saved bytes against the witness's copies, then what holds whatever they say. */
 static int judge_socket(const struct observation *ob, struct compare_result *res)
 {
+	bool made = cookie_made(ob);
 	struct compare_input in = { .mode = ob->mode, .native = ob->native,
 				    .native_len = ob->native ? ob->native_len : 0,
-				    .syncookie_proven = cookie_made(ob), .env = ob->env };
+				    .syncookie_proven = made, .env = ob->env };
 	struct copies_input ci = { .in = &in, .copy = ob->copy, .n = ob->n, .cut = ob->cut,
 				   .active = ob->active, .have_tsecr = ob->have_tsecr,
 				   .tsecr = ob->tsecr, .mem_followed = ob->mem_followed,
-				   .cookie_made = cookie_made(ob), .request_seen = ob->request_seen };
+				   .cookie_made = made, .request_seen = ob->request_seen };
 	int bad = ob->cookie_child && !ob->active && ob->n == 0 ? judge_cookie_child(ob, res) :
 		  judge_copies(&ci, res);
 
@@ -233,8 +242,7 @@ static int judge_socket(const struct observation *ob, struct compare_result *res
 		bad = unexplained(res, V_DIFFER);
 	} else if (!ob->active && ob->n) {
 		/* whoever made it (a replay declares nothing): its bytes may forbid a connection */
-		int c = copy_that_created(ob->copy, ob->n);
-		const struct copy_view *v = &ob->copy[c >= 0 ? c : ob->n - 1];
+		const struct copy_view *v = made_the_socket(ob);
 		const char *rule = listener_drop_rule(v->data, v->len, v->mac_len, ob->tree);
 
 		if (rule) {
