@@ -55,8 +55,11 @@ int plan_make(const struct plan_input *in, struct plan *p, char *err, size_t err
 		p->held_back = PLANNED_HELD_BACK;
 		p->abandoned = PLANNED_ABANDONED;
 		p->dup_synack = in->active ? PLANNED_DUP_SYNACK : 0;
+		/* a rerun makes again what was not identical: a generator of its own whose
+		 * records are identical by plan (no planned reason) has nothing to make again */
 		for (int g = 0; g < GEN_MAX; g++)
-			p->own[g] = gen_rows[g].per_run;
+			p->own[g] = in->rerun && gen_rows[g].planned == R_NONE ? 0 :
+									  gen_rows[g].per_run;
 	}
 	for (int g = 0; g < GEN_MAX; g++)
 		p->own_seed[g] = in->seed + gen_rows[g].seed_offset;

@@ -5,8 +5,9 @@
  * planned records are proven by. The last row is for records no generator named.
  *
  * A generator of its own (per_run > 0) is all in its row and its file: the plan makes per_run
- * of its connections with the planned handshakes (the default and crafted mixes, shard 0, a
- * rerun again), with seed + seed_offset (plan.h: own[], own_seed[]); the server waits for
+ * of its connections with the planned handshakes (the default and crafted mixes, shard 0; a
+ * rerun again only if it plans a reason: identical records are not made again), with seed +
+ * seed_offset (plan.h: own[], own_seed[]); the server waits for
  * them; the expectations hold it to per_run records, each proven as planned (its reason) or,
  * with none, identical. Its file is a struct gen_ops in gen_phases[] (generators.c), which
  * reads its count and seed from the plan: the judge links this table, not the generators.

@@ -197,9 +197,12 @@ static void summary_counts(struct json_out *j, const struct run_meta *m, const s
 	json_u64(j, "connections", st->conns);
 	json_u64(j, "expected_connections", m->connections);
 	/* the run's size as asked for (what --rerun walks again): without the planned
-	 * held-back connections, which are made on top of it */
-	json_u64(j, "requested_connections",
-		 m->connections > m->held_back ? m->connections - m->held_back : 0);
+	 * held-back connections and the generators of their own, made on top of it */
+	uint64_t on_top = m->held_back;
+
+	for (int g = 0; g < GEN_MAX && m->own; g++)
+		on_top += m->own[g];
+	json_u64(j, "requested_connections", m->connections > on_top ? m->connections - on_top : 0);
 	json_u64(j, "active_connections", st->active);
 	json_u64(j, "expected_active", m->active);
 	json_open(j, "generators", '{');

@@ -6,7 +6,7 @@
 # test itself: the run's exit status, that its expectations are there with the plan's numbers,
 # and what each generator must have put on the wire.
 #  clean:   10,000 connections -> exit 0, 0 unexplained, every expectation met, complete
-#  corrupt: every 90th BPF record (10 of them, all before the syncookie phase) corrupted (test-only hook) -> exit 1, decoded diffs, pcap;
+#  corrupt: every 90th BPF record with a native copy (11 of them) corrupted (test-only hook) -> exit 1, decoded diffs, pcap;
 #           then every record an explanation covers made wrong inside that region -> all unexplained
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -177,14 +177,15 @@ clean)
 	fingerprints_exact
 	;;
 corrupt)
-	# 516 passive records (500 + 16 held back) and 476 active ones (460 + 16 duplicate
-	# SYN-ACKs), 987 of them with both copies (the 5 passive syncookie ones have no native
-	# copy): every 90th of those is corrupted, 10 in all
+	# 524 passive records (500 + 16 held back + 8 reset before the read) and 476 active ones
+	# (460 + 16 duplicate SYN-ACKs), 995 of them with both copies (the 5 passive syncookie
+	# ones have no native copy): every 90th of those is corrupted, 11 in all
+	corrupted=11
 	"$ROOT/syntwin" run --connections 500 --test-corrupt 90 --out "$out" >"$tmp/log" 2>&1
 	rc=$?
 	tail -n 5 "$tmp/log"
 	check [ "$rc" = 1 ]
-	check [ "$(num unexplained)" = 10 ]
+	check [ "$(num unexplained)" = "$corrupted" ]
 	check grep -q 'differ: offset [0-9]* (tcp\.' "$tmp/log"
 	# every differ record carries both versions in hex
 	check [ "$(jc '.verdict == "differ"')" -gt 0 ]
@@ -199,7 +200,7 @@ corrupt)
 		(if .bpf_len > .bpf_mac_len then 16 + .bpf_len - .bpf_mac_len else 0 end)] | add + 24' \
 		"$out/connections.jsonl")
 	check [ "$(stat -c %s "$out/mismatches.pcap")" = "$want" ]
-	check [ "$(jc '.verdict == "differ"')" = 10 ]
+	check [ "$(jc '.verdict == "differ"')" = "$corrupted" ]
 	# mismatches.pcapng: the same copies, the MAC header kept where the copy has one (the
 	# Ethernet interface, 0), each frame commented with its record, copy, verdict and first
 	# difference, as tshark reads them
@@ -220,8 +221,8 @@ corrupt)
 	# routing header has segments left (tshark goes no further, as a router would forward it)
 	check [ "$(cut -f2 "$tmp/ng.tsv" | grep -vc '^1$')" = \
 		$(($(grep -c 'explained (rejected-by-kernel): .*TCP data offset below 5' "$tmp/ng.tsv") + $(jc '.knobs == "rejected/rthdr-left-v6"'))) ]
-	check [ "$(grep -c "kernel's copy (TCP_SAVED_SYN): differ: offset [0-9]* (tcp\." "$tmp/ng.tsv")" = 10 ]
-	check [ "$(grep -c "witness's copy (tc ingress): differ: offset [0-9]* (tcp\." "$tmp/ng.tsv")" = 10 ]
+	check [ "$(grep -c "kernel's copy (TCP_SAVED_SYN): differ: offset [0-9]* (tcp\." "$tmp/ng.tsv")" = "$corrupted" ]
+	check [ "$(grep -c "witness's copy (tc ingress): differ: offset [0-9]* (tcp\." "$tmp/ng.tsv")" = "$corrupted" ]
 	n=$(jq -s -r '[.[] | select(.verdict == "differ")][0].n' "$out/connections.jsonl")
 	check [ "$(grep -c "record $n, .*: differ: " "$tmp/ng.tsv")" = 2 ]
 	check [ "$(grep -c ': explained (syn-retransmit): the witness saw [0-9] copies' "$tmp/ng.tsv")" -gt 0 ]
