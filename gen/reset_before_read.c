@@ -14,7 +14,6 @@
  */
 #define _GNU_SOURCE
 #include <stdio.h>
-#include <sys/epoll.h>
 #include <unistd.h>
 
 #include "generators.h"
@@ -167,10 +166,8 @@ static int ops_step(void *state)
 		g->finished = true;
 		return -1;
 	}
-	if (g->waiting && mono_ms() >= g->deadline_ms) {
-		g->waiting = false;
-		reset_end(g, -1);
-	}
+	if (g->waiting && mono_ms() >= g->deadline_ms)
+		reset_end(g, -1); /* no SYN-ACK came */
 	reset_run(g);
 	return 0;
 }
@@ -189,7 +186,6 @@ static void ops_event(void *state, uint32_t tag)
 	}
 	if (!pump_ready(is_synack_of, &g->sa_of, &sa))
 		return;
-	g->waiting = false;
 	reset_end(g, reset_complete(g, &sa));
 	reset_run(g);
 }
