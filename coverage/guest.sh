@@ -25,8 +25,8 @@ rc=0
 if [ "$drive" = 1 ]; then
 	# with the copy's allocation failed on purpose (a road only this kernel opens), and the
 	# series' declaration (the run's copy of it) for the counters that failure moves
-	set -- --fault-injection
-	[ ! -f "$out/provides" ] || set -- "$@" --provides "$out/provides"
+	[ -f "$out/provides" ] || { echo "syntwin: coverage: no $out/provides: the suite needs the series' declaration (a setup error)" >&2; exit 2; }
+	set -- --fault-injection --provides "$out/provides"
 	if ! sh /src/tests/guest/conformance.sh "$@" >"$cov/conformance.log" 2>&1; then
 		echo "syntwin: coverage: the conformance suite FAILED on this kernel (coverage/conformance.log)" >&2
 		[ "$rc" != 0 ] || rc=1

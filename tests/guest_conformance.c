@@ -59,8 +59,8 @@ static uint8_t mac_client[6], mac_server[6];
 static int failures, passes;
 static unsigned int leak_connections = 10000;
 static bool fault_injection;		/* --fault-injection: save-fails runs (and must) */
-static struct provides declared;	/* --provides FILE: what the series declares */
-static bool have_provides;
+/* --provides FILE (required): what the series declares, never what the kernel shows */
+static struct provides declared;
 
 /* --- plumbing ---------------------------------------------------------------------------- */
 
@@ -823,8 +823,7 @@ static bool synack_headers(const struct read_result *r, const struct family *f, 
  *     docs/saved-copy-life.md). A series that declares the SYN-ACK save (provides:
  *     synack-save) saves that SYN-ACK: the read is its headers, from the other listener's port
  *     to the socket's, the MAC header in mode 2 only, and TCPSynAckSaved grows by one; a kernel
- *     that declares no such save saves nothing. Without a declaration given, the read may be
- *     either, but a copy must be those headers. Every copy allocated is freed once.
+ *     that declares no such save saves nothing. Every copy allocated is freed once.
  */
 static void t_reconnect_synack(struct saved_syn_mem *m, const struct family *f, int mode)
 {
@@ -853,10 +852,9 @@ static void t_reconnect_synack(struct saved_syn_mem *m, const struct family *f, 
 	r = saved_syn(c.afd, SYN_BUF);
 	saved1 = tcpext("TCPSynAckSaved");
 	saved = r.rc == 0 && r.optlen > 0;
-	want = have_provides ? declared.synack_save : saved;
+	want = declared.synack_save;
 	shape = !saved || synack_headers(&r, f, mode, from, to);
-	counted = !have_provides || !provides_counter(&declared, "TCPSynAckSaved") ||
-		  saved1 - saved0 == (want ? 1 : 0);
+	counted = !provides_counter(&declared, "TCPSynAckSaved") || saved1 - saved0 == (want ? 1 : 0);
 	close(oafd);
 	conn_close(&c);
 	close(other);
@@ -870,8 +868,7 @@ static void t_reconnect_synack(struct saved_syn_mem *m, const struct family *f, 
 		"%s); TCPSynAckSaved %+lld; %llu copies allocated, %llu freed, %lld live; expected "
 		"%s, %d allocated and freed, 0 live", mode, inherited, r.rc, r.optlen,
 		saved ? (shape ? ", the SYN-ACK's headers" : ", NOT the SYN-ACK's headers") : "",
-		have_provides ? (declared.synack_save ? "declared" : "not declared") :
-				"not known: no --provides",
+		declared.synack_save ? "declared" : "not declared",
 		saved1 - saved0, (unsigned long long)(m1.allocs - m0.allocs),
 		(unsigned long long)(m1.frees - m0.frees), (long long)(m1.live - m0.live),
 		want ? "the SYN-ACK's headers" : "0 bytes", 1 + (int)want);
@@ -1137,38 +1134,55 @@ static void t_migrate(struct saved_syn_mem *m, const struct family *f, int mode)
  * 13. A copy whose allocation fails (--fault-injection: bpf/fail_copy_alloc.bpf.c fails the
  *     first kmalloc inside tcp_conn_request(), once) costs the copy, never the connection:
  *     the connection is accepted, the read returns 0 bytes (no copy, never a stale or partial
- *     one), and where the series declares them (--provides) TCPSynSaveFail moved by exactly one
+ *     one), and where the series declares them TCPSynSaveFail moved by exactly one
  *     and TCPSynSaved not at all. Exactly one failure injected: the injector's own count.
  */
 static void t_save_fails(struct fail_copy_alloc_bpf *fi, const struct family *f, int mode)
 {
 	int lfd = listener(f, mode, -1);
 	long long fail0 = tcpext("TCPSynSaveFail"), saved0 = tcpext("TCPSynSaved"), fail1, saved1;
-	bool counted = true;
+	bool counted;
 	struct read_result r;
 	struct conn c;
-	char cnt[160] = "counters not checked: no declaration given (--provides)";
+	char cnt[160];
 
 	fi->bss->injected = 0;
 	fi->bss->armed = 1;
 	c = connect_accept(f, lfd, NULL);
 	fi->bss->armed = 0;
 	r = saved_syn(c.afd, SYN_BUF);
-	if (have_provides) {
-		fail1 = tcpext("TCPSynSaveFail");
-		saved1 = tcpext("TCPSynSaved");
-		counted = (!provides_counter(&declared, "TCPSynSaveFail") || fail1 - fail0 == 1) &&
-			  (!provides_counter(&declared, "TCPSynSaved") || saved1 == saved0);
-		snprintf(cnt, sizeof(cnt), "TCPSynSaveFail +%lld, TCPSynSaved +%lld (declared: %s, %s)",
-			 fail1 - fail0, saved1 - saved0,
-			 provides_counter(&declared, "TCPSynSaveFail") ? "+1" : "not checked",
-			 provides_counter(&declared, "TCPSynSaved") ? "+0" : "not checked");
-	}
+	fail1 = tcpext("TCPSynSaveFail");
+	saved1 = tcpext("TCPSynSaved");
+	counted = (!provides_counter(&declared, "TCPSynSaveFail") || fail1 - fail0 == 1) &&
+		  (!provides_counter(&declared, "TCPSynSaved") || saved1 == saved0);
+	snprintf(cnt, sizeof(cnt), "TCPSynSaveFail +%lld, TCPSynSaved +%lld (declared: %s, %s)",
+		 fail1 - fail0, saved1 - saved0,
+		 provides_counter(&declared, "TCPSynSaveFail") ? "+1" : "not checked",
+		 provides_counter(&declared, "TCPSynSaved") ? "+0" : "not checked");
 	verdict(fi->bss->injected == 1 && r.rc == 0 && r.optlen == 0 && counted, "save-fails", f,
 		mode, "%u allocation failure(s) injected, then the read: rc %d, %u bytes; %s; "
 		"expected 1 injected, rc 0, 0 bytes", fi->bss->injected, r.rc, r.optlen, cnt);
 	conn_close(&c);
 	close(lfd);
+}
+
+/*
+ * 20. Every counter the series declares is there, under its name, in the server's
+ *     /proc/net/netstat: a kernel that misnames or drops one fails here, by name, and is never
+ *     checked less for it (a missing counter would otherwise move by 0 where 0 is expected).
+ */
+static void t_declared_counters(void)
+{
+	char missing[PROVIDES_MAX * PROVIDES_NAME] = "";
+	size_t used = 0;
+
+	for (size_t i = 0; i < declared.ncounters; i++)
+		if (tcpext(declared.counter[i]) < 0)
+			used += (size_t)snprintf(missing + used, sizeof(missing) - used, " %s",
+						 declared.counter[i]);
+	verdict(!used, "declared-counters", &families[0], 0, "%zu counter(s) declared%s%s",
+		declared.ncounters, used ? "; missing from /proc/net/netstat:" : ", all present",
+		missing);
 }
 
 /* The fault injector, attached (NULL, with a FAIL, when this kernel cannot take it). */
@@ -1481,8 +1495,10 @@ static struct copy_readers_bpf *copy_readers(void)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: syntwin-conformance [--leak-connections N] [--fault-injection] "
-		"[--provides FILE]\n");
+	fprintf(stderr, "usage: syntwin-conformance --provides FILE [--leak-connections N] "
+		"[--fault-injection]\n"
+		"  --provides FILE: what the series under test declares (common/provides.h;\n"
+		"  /dev/null for a stock kernel): what the suite expects, never the kernel's word\n");
 	exit(2);
 }
 
@@ -1492,6 +1508,7 @@ int main(int argc, char **argv)
 	struct fail_copy_alloc_bpf *inj = NULL;
 	struct copy_readers_bpf *rd;
 	struct saved_syn_mem *mem;
+	bool have_provides = false;
 	char err[128];
 	uint64_t v;
 
@@ -1515,6 +1532,8 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
+	if (!have_provides)
+		usage();
 	/* the slab control holds 1,000 connections: 2,000 descriptors */
 	struct rlimit nofile = { 65536, 65536 };
 
@@ -1565,6 +1584,7 @@ int main(int argc, char **argv)
 		t_nothing_saved(f);
 		t_mode_changed(f);
 	}
+	t_declared_counters();
 	rd = copy_readers();
 	for (int fi = 0; rd && fi < 2; fi++)
 		for (int mode = 1; mode <= 2; mode++)
