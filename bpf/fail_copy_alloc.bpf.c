@@ -11,6 +11,10 @@
  * after the copy. The suite checks the consequence, not this claim: exactly one failure
  * injected, and the connection made with no copy. A kmalloc cache smaller than the smallest
  * copy is never the copy's: an allocation from one is never failed.
+ * A second knob, @armed_requests, fails the next allocations from a request cache
+ * ("request_sock_TCP", "request_sock_TCPv6"): the conformance suite's migrate-clone-fails arms it
+ * while no SYN arrives, so the only requests allocated are the clones a migration makes
+ * (inet_reqsk_clone()); the suite checks the consequence (TCPMigrateReqFailure, the count here).
  * Not the kernel's failslab: its filters cannot pick one call site on 6.1 x86_64 (no stack
  * filter there) and its task filter never matches in softirq context, where SYNs arrive.
  */
@@ -18,6 +22,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include <stdbool.h>
 
 /* the fields read, relocated by libbpf against the running kernel's BTF */
 struct kmem_cache {
@@ -30,6 +35,8 @@ struct kmem_cache {
 
 __u32 armed;		/* failures still to inject (set by userspace) */
 __u32 injected;		/* failures injected */
+__u32 armed_requests;	/* request-cache allocations still to fail (set by userspace) */
+__u32 injected_requests;	/* request-cache allocations failed */
 
 /* inside tcp_conn_request() on this CPU (a SYN's softirq: nothing else runs there meanwhile) */
 struct {
@@ -61,23 +68,48 @@ int BPF_PROG(conn_request_exit)
 	return 0;
 }
 
+/* Is cache @s's name prefixed @want (@n bytes)? */
+static __always_inline bool cache_named(struct kmem_cache *s, const char *want, int n)
+{
+	char name[16] = {};
+
+	if (bpf_probe_read_kernel_str(name, sizeof(name), BPF_CORE_READ(s, name)) < 0)
+		return false;
+	for (int i = 0; i < n && i < (int)sizeof(name); i++)
+		if (name[i] != want[i])
+			return false;
+	return true;
+}
+
+/* The next @armed_requests allocations from a request cache, wherever they are made. */
+static __always_inline int fail_request(struct kmem_cache *s)
+{
+	static const char want[13] = "request_sock_";
+
+	if (!cache_named(s, want, sizeof(want)))
+		return 0;
+	armed_requests--;
+	injected_requests++;
+	return -12; /* -ENOMEM */
+}
+
 SEC("fmod_ret/should_failslab")
 int BPF_PROG(fail_copy, struct kmem_cache *s, unsigned int gfp, int ret)
 {
 	static const char want[8] = "kmalloc-";
 	__u32 key = 0, *inside;
-	char name[9] = {};
 
-	if (!armed || ret)
+	if (ret)
 		return ret;
+	if (armed_requests)
+		return fail_request(s);
+	if (!armed)
+		return 0;
 	inside = bpf_map_lookup_elem(&in_conn_request, &key);
 	if (!inside || !*inside || BPF_CORE_READ(s, object_size) < COPY_MIN)
 		return 0;
-	if (bpf_probe_read_kernel_str(name, sizeof(name), BPF_CORE_READ(s, name)) < 0)
+	if (!cache_named(s, want, sizeof(want)))
 		return 0;
-	for (int i = 0; i < 8; i++)
-		if (name[i] != want[i])
-			return 0;
 	armed--;
 	injected++;
 	return -12; /* -ENOMEM: the allocation fails */

@@ -27,12 +27,14 @@
 #include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "copy_readers.h"
 #include "copy_readers.skel.h"
 #include "fail_copy_alloc.skel.h"
+#include "hold_acks.skel.h"
 #include "net_helpers.h"
 #include "netstat.h"
 #include "parse_num.h"
@@ -1185,6 +1187,328 @@ static void t_declared_counters(void)
 		missing);
 }
 
+/* --- Fast Open requests held, and a request that expires as it migrates -------------------- */
+
+/* bpf/hold_acks.bpf.c on the client's device, egress: holds the bare ACKs to one server port. */
+static struct hold_acks_bpf *ack_holder(void)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook, .attach_point = BPF_TC_EGRESS);
+	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = 1, .priority = 1);
+	struct hold_acks_bpf *h;
+	int err;
+
+	in_ns(ns_client);
+	hook.ifindex = (int)if_nametoindex("c0");
+	h = hold_acks_bpf__open_and_load();
+	if (!h || !hook.ifindex) {
+		log_err("hold_acks: load, or no c0 in the client netns");
+		exit(2);
+	}
+	err = bpf_tc_hook_create(&hook);
+	if (err && err != -EEXIST) {
+		fprintf(stderr, "syntwin-conformance: clsact on c0: %s\n", strerror(-err));
+		exit(2);
+	}
+	opts.prog_fd = bpf_program__fd(h->progs.hold_acks);
+	err = bpf_tc_attach(&hook, &opts);
+	if (err) {
+		fprintf(stderr, "syntwin-conformance: tc egress hold_acks on c0: %s\n", strerror(-err));
+		exit(2);
+	}
+	return h;
+}
+
+static void ack_holder_close(struct hold_acks_bpf *h)
+{
+	LIBBPF_OPTS(bpf_tc_hook, hook, .attach_point = BPF_TC_EGRESS);
+	LIBBPF_OPTS(bpf_tc_opts, opts, .handle = 1, .priority = 1);
+
+	in_ns(ns_client);
+	hook.ifindex = (int)if_nametoindex("c0");
+	if (bpf_tc_detach(&hook, &opts))
+		log_err("hold_acks: detach from c0");
+	hold_acks_bpf__destroy(h);
+}
+
+/* @fd's TCP state (TCP_SYN_RECV, TCP_CLOSE, ...; tcp_states.h's numbers), or -1. */
+static int tcp_state(int fd)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	return getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) ? -1 : ti.tcpi_state;
+}
+
+/* A Fast Open client: the SYN carries @data; its handshake ACK is held (@h armed on @port). */
+static struct conn tfo_client(const struct family *f, uint16_t port, const char *data)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = make_sockaddr(f->af, f->server, port, &ss);
+	struct conn c = { .afd = -1, .sport = port };
+
+	in_ns(ns_client);
+	c.cfd = socket(f->af, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (c.cfd < 0 || sendto(c.cfd, data, strlen(data), MSG_FASTOPEN, (struct sockaddr *)&ss,
+				len) != (ssize_t)strlen(data)) {
+		log_err("Fast Open connect %s port %u", f->server, port);
+		exit(2);
+	}
+	c.cport = socket_port(c.cfd);
+	return c;
+}
+
+static void fastopen_on(int lfd)
+{
+	int qlen = 16;
+
+	if (setsockopt(lfd, IPPROTO_TCP, TCP_FASTOPEN, &qlen, sizeof(qlen)) < 0) {
+		log_err("setsockopt(TCP_FASTOPEN)");
+		exit(2);
+	}
+}
+
+/* The read of @c's copy: its own SYN's headers, the SYN carrying @data (the IP length says so). */
+static bool tfo_copy_good(const struct family *f, int mode, const struct conn *c,
+			  const char *data, char *what, size_t whatsz)
+{
+	size_t len, tot, mac = mode == 2 ? MAC_LEN : 0;
+
+	if (!read_good_syn(f, mode, c, what, whatsz, &len, &tot, NULL))
+		return false;
+	if (tot == len - mac + strlen(data))
+		return true;
+	snprintf(what, whatsz, "observed IP length %zu for %zu header bytes, expected the SYN's "
+		 "%zu data bytes", tot, len - mac, strlen(data));
+	return false;
+}
+
+/* Every copy allocated since @m0 freed once, none twice, none left: a line for the verdict. */
+static bool freed_once(struct saved_syn_mem *m, const struct mem_counts *m0, uint64_t want,
+		       char *what, size_t whatsz)
+{
+	struct mem_counts m1;
+
+	mem_settle(m, m0->live, &m1);
+	snprintf(what, whatsz, "%llu copies allocated, %llu freed, %lld live, %llu freed twice; "
+		 "expected %llu, %llu, 0, 0", (unsigned long long)(m1.allocs - m0->allocs),
+		 (unsigned long long)(m1.frees - m0->frees), (long long)(m1.live - m0->live),
+		 (unsigned long long)(m1.double_frees - m0->double_frees),
+		 (unsigned long long)want, (unsigned long long)want);
+	return m1.allocs - m0->allocs == want && m1.frees - m0->frees == want &&
+	       m1.live == m0->live && m1.double_frees == m0->double_frees;
+}
+
+/*
+ * 21. A Fast Open child accepted before the client's handshake ACK, then reset by the client
+ *     (road J, docs/saved-copy-life.md): the child took the copy from its request when the
+ *     SYN made it (tcp_move_syn()); the reset removes the request, kept by its listener for 60
+ *     s on the reset list (reqsk_fastopen_remove(), reset), and closes the child. The child's
+ *     copy survives the reset: the read is its SYN's exact headers. The request is freed when
+ *     its listener closes (inet_csk_listen_stop(), the reset list), and every copy once.
+ */
+static void t_tfo_reset_before_ack(struct saved_syn_mem *m, struct hold_acks_bpf *h,
+				   const struct family *f, int mode)
+{
+	static const char data[] = "syntwin-tfo-reset";
+	int lfd = listener(f, mode, -1), before, after = -1;
+	char what[256] = "never accepted", freed[192];
+	struct linger lin = { .l_onoff = 1, .l_linger = 0 };
+	struct mem_counts m0;
+	struct conn c;
+	bool read_ok = false, gone;
+
+	fastopen_on(lfd);
+	saved_syn_mem_read(m, &m0);
+	h->bss->port = socket_port(lfd);
+	c = tfo_client(f, h->bss->port, data);
+	c.afd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	before = tcp_state(c.afd);	/* SYN_RECV: its handshake ACK held */
+	setsockopt(c.cfd, SOL_SOCKET, SO_LINGER, &lin, sizeof(lin));
+	close(c.cfd);		/* the reset, before any ACK of the SYN-ACK reached the child */
+	c.cfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	for (int t = 0; c.afd >= 0 && after != TCP_CLOSE && t < 2000; t += 10) {
+		usleep(10 * 1000);
+		after = tcp_state(c.afd);
+	}
+	h->bss->port = 0;
+	if (c.afd >= 0)
+		read_ok = tfo_copy_good(f, mode, &c, data, what, sizeof(what));
+	else
+		c.afd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	conn_close(&c);
+	close(lfd);
+	gone = freed_once(m, &m0, 1, freed, sizeof(freed));
+	verdict(read_ok && before == TCP_SYN_RECV && after == TCP_CLOSE && gone,
+		"tfo-reset-before-ack", f, mode, "a Fast Open child accepted in state %d (want "
+		"SYN_RECV %d: its handshake ACK held), reset by the client: state %d (want CLOSE "
+		"%d), read: %s; its listener closed: %s", before, TCP_SYN_RECV, after, TCP_CLOSE,
+		what, freed);
+}
+
+/*
+ * 22. A Fast Open child still waiting for the client's handshake ACK when its listener closes
+ *     (roads J and D6): moved to the other listener of its reuseport group with a clone of its request,
+ *     the clone made the child's Fast Open request (inet_reqsk_clone(): fastopen_rsk) and
+ *     counted in the new listener's Fast Open queue. Accepted there, the child's copy is its
+ *     SYN's exact headers; TCPMigrateReqSuccess moved once; every copy freed once.
+ */
+static void t_tfo_migrate_before_ack(struct saved_syn_mem *m, struct hold_acks_bpf *h,
+				     const struct family *f, int mode)
+{
+	static const char data[] = "syntwin-tfo-migrate";
+	int a = reuseport_listener(f, mode, 0, 0), b;
+	long long moved0, moved;
+	char what[256] = "never accepted on the group's other listener", freed[192];
+	struct mem_counts m0;
+	struct conn c;
+	bool read_ok = false, gone;
+	int state = -1;
+
+	fastopen_on(a);
+	saved_syn_mem_read(m, &m0);
+	h->bss->port = socket_port(a);
+	c = tfo_client(f, h->bss->port, data);
+	if (!acceptable(a, 2000)) {
+		log_err("tfo-migrate: the Fast Open child never reached the accept queue");
+		exit(2);
+	}
+	b = reuseport_listener(f, mode, socket_port(a), 0);
+	fastopen_on(b);
+	moved0 = tcpext("TCPMigrateReqSuccess");
+	close(a);
+	moved = counter_reaches("TCPMigrateReqSuccess", moved0 + 1, 1000);
+	c.afd = acceptable(b, 2000) ? accept4(b, NULL, NULL, SOCK_CLOEXEC) : -1;
+	if (c.afd >= 0) {
+		state = tcp_state(c.afd);	/* still SYN_RECV: its handshake ACK held */
+		read_ok = tfo_copy_good(f, mode, &c, data, what, sizeof(what));
+	}
+	h->bss->port = 0;
+	if (c.afd < 0)
+		c.afd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	conn_close(&c);
+	close(b);
+	gone = freed_once(m, &m0, 1, freed, sizeof(freed));
+	verdict(read_ok && state == TCP_SYN_RECV && moved == moved0 + 1 && gone,
+		"tfo-migrate-before-ack", f, mode, "a Fast Open child waiting for its handshake ACK "
+		"(held), its listener closed: TCPMigrateReqSuccess %+lld (want +1); accepted on the "
+		"other listener in state %d (want SYN_RECV %d): %s; %s", moved - moved0, state,
+		TCP_SYN_RECV, what, freed);
+}
+
+/* The SYN-ACK timeouts so far (num_timeout) of the request from client port @cport: the
+ * "retrnsmt" column of its SYN_RECV line in the server netns's /proc/net/tcp{,6}; -1 if none. */
+static int request_timeouts(const struct family *f, uint16_t cport)
+{
+	char line[512], rem[80], *colon;
+	unsigned int st, tmo;
+	int n = -1;
+	FILE *p;
+
+	in_ns(ns_server);
+	p = fopen(f->af == AF_INET ? "/proc/net/tcp" : "/proc/net/tcp6", "re");
+	if (!p)
+		return -1;
+	while (fgets(line, sizeof(line), p))
+		if (sscanf(line, "%*s %*s %79s %x %*s %*s %x", rem, &st, &tmo) == 3 && st == 3 &&
+		    (colon = strrchr(rem, ':')) && strtoul(colon + 1, NULL, 16) == cport)
+			n = (int)tmo;
+	fclose(p);
+	return n;
+}
+
+/*
+ * 23. A request migrated by its SYN-ACK timer when it has no retry left (road D6): a request
+ *     waiting for data (TCP_DEFER_ACCEPT, its timer run once), its listener closed, the
+ *     group's other listener allowing one retry (TCP_SYNCNT 1, TCP_DEFER_ACCEPT 1 s): the
+ *     timer clones it to the other listener and finds the clone expired
+ *     (reqsk_timer_handler(): TCPMigrateReqFailure), so the clone gives the copy back
+ *     (reqsk_migrate_reset()) and the request is dropped with it. Nothing is accepted; the
+ *     copy is freed once, never twice (a kernel that leaves it with both frees it twice).
+ */
+static void t_migrate_expires(struct saved_syn_mem *m, const struct family *f, int mode)
+{
+	int a = reuseport_listener(f, mode, 0, 30), b, one = 1, tmo = -1;
+	long long held0, held, fail0, fail;
+	struct mem_counts m0;
+	char freed[192];
+	struct conn c;
+	bool accepted, gone;
+
+	saved_syn_mem_read(m, &m0);
+	held0 = tcpext("TCPDeferAcceptDrop");
+	c = client_connect(f, socket_port(a));
+	held = counter_reaches("TCPDeferAcceptDrop", held0 + 1, 2000);
+	/* its timer's first run (1 s after the SYN-ACK: no retry while it waits); the next at 3 s */
+	for (int t = 0; tmo < 1 && t < 3000; t += 10) {
+		usleep(10 * 1000);
+		tmo = request_timeouts(f, c.cport);
+	}
+	b = reuseport_listener(f, mode, socket_port(a), 1);
+	if (setsockopt(b, IPPROTO_TCP, TCP_SYNCNT, &one, sizeof(one)) < 0) {
+		log_err("setsockopt(TCP_SYNCNT)");
+		exit(2);
+	}
+	fail0 = tcpext("TCPMigrateReqFailure");
+	close(a);
+	fail = counter_reaches("TCPMigrateReqFailure", fail0 + 1, 5000);
+	accepted = acceptable(b, 0);
+	close(b);
+	c.afd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	conn_close(&c);
+	gone = freed_once(m, &m0, 1, freed, sizeof(freed));
+	verdict(held == held0 + 1 && tmo == 1 && fail == fail0 + 1 && !accepted && gone,
+		"migrate-expires", f, mode, "a request waiting for data (TCPDeferAcceptDrop %+lld, "
+		"want +1), its timer run %d time(s) (want 1), its listener closed: "
+		"TCPMigrateReqFailure %+lld (want +1), %s accepted; %s", held - held0, tmo,
+		fail - fail0, accepted ? "one" : "none", freed);
+}
+
+/*
+ * 24. A request whose clone cannot be allocated as it migrates (road D6; --fault-injection:
+ *     the request cache's next two allocations fail, bpf/fail_copy_alloc.bpf.c) moves nowhere: at its
+ *     ACK with data (inet_csk_complete_hashdance(): the new child forgotten) and at its timer
+ *     (reqsk_timer_handler(): the request dropped). TCPMigrateReqFailure counts both (from
+ *     inet_reqsk_clone()), nothing is accepted on the other listener, and both copies are
+ *     freed once: the forgotten child's and the dropped request's.
+ */
+static void t_migrate_clone_fails(struct saved_syn_mem *m, struct fail_copy_alloc_bpf *fi,
+				  const struct family *f, int mode)
+{
+	int a = reuseport_listener(f, mode, 0, 30), b;
+	long long held0, held, fail0, fail;
+	struct conn at_ack, on_timer;
+	struct mem_counts m0;
+	char freed[192];
+	bool accepted, gone;
+
+	saved_syn_mem_read(m, &m0);
+	held0 = tcpext("TCPDeferAcceptDrop");
+	at_ack = client_connect(f, socket_port(a));
+	on_timer = client_connect(f, socket_port(a));
+	held = counter_reaches("TCPDeferAcceptDrop", held0 + 2, 2000);
+	b = reuseport_listener(f, mode, socket_port(a), 30);
+	fail0 = tcpext("TCPMigrateReqFailure");
+	fi->bss->injected_requests = 0;
+	fi->bss->armed_requests = 2;	/* no SYN arrives meanwhile: only clones are requests */
+	close(a);
+	send_byte(&at_ack);		/* cloned at its data; the other by its timer, at 1 s */
+	fail = counter_reaches("TCPMigrateReqFailure", fail0 + 2, 4000);
+	fi->bss->armed_requests = 0;
+	accepted = acceptable(b, 0);
+	close(b);
+	at_ack.afd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	conn_close(&at_ack);
+	on_timer.afd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	conn_close(&on_timer);
+	gone = freed_once(m, &m0, 2, freed, sizeof(freed));
+	verdict(held == held0 + 2 && fi->bss->injected_requests == 2 && fail == fail0 + 2 &&
+			!accepted && gone,
+		"migrate-clone-fails", f, mode, "two requests waiting for data (TCPDeferAcceptDrop "
+		"%+lld, want +2), their listener closed, %u clone allocation(s) failed (want 2): "
+		"TCPMigrateReqFailure %+lld (want +2), %s accepted; %s", held - held0,
+		fi->bss->injected_requests, fail - fail0, accepted ? "one" : "none", freed);
+}
+
 /* The fault injector, attached (NULL, with a FAIL, when this kernel cannot take it). */
 static struct fail_copy_alloc_bpf *fault_injector(void)
 {
@@ -1506,6 +1830,7 @@ int main(int argc, char **argv)
 {
 	char old_cli[32], old_srv[32], old_mig[32];
 	struct fail_copy_alloc_bpf *inj = NULL;
+	struct hold_acks_bpf *hold;
 	struct copy_readers_bpf *rd;
 	struct saved_syn_mem *mem;
 	bool have_provides = false;
@@ -1555,8 +1880,9 @@ int main(int argc, char **argv)
 	if (fault_injection)
 		inj = fault_injector();
 	else
-		printf("NOT RUN save-fails: the copy's allocation is failed on purpose only with "
-		       "--fault-injection, on the coverage kernel (docs/coverage.md)\n");
+		printf("NOT RUN save-fails, migrate-clone-fails: an allocation is failed on purpose "
+		       "only with --fault-injection, on the coverage kernel (docs/coverage.md)\n");
+	hold = ack_holder();
 
 	for (int fi = 0; fi < 2; fi++) {
 		const struct family *f = &families[fi];
@@ -1579,6 +1905,13 @@ int main(int argc, char **argv)
 				t_self_connect(mem, f, mode);
 			if (inj)
 				t_save_fails(inj, f, mode);
+			if (mem) {
+				t_tfo_reset_before_ack(mem, hold, f, mode);
+				t_tfo_migrate_before_ack(mem, hold, f, mode);
+				t_migrate_expires(mem, f, mode);
+			}
+			if (mem && inj)
+				t_migrate_clone_fails(mem, inj, f, mode);
 		}
 
 		t_nothing_saved(f);
@@ -1599,6 +1932,7 @@ int main(int argc, char **argv)
 			"the kmalloc/kfree follower did not load");
 	saved_syn_mem_close(mem);
 	fail_copy_alloc_bpf__destroy(inj);
+	ack_holder_close(hold);
 
 	sysctl_set(ns_client, "net/ipv4/tcp_fastopen", old_cli, NULL, 0);
 	sysctl_set(ns_server, "net/ipv4/tcp_fastopen", old_srv, NULL, 0);
