@@ -3,8 +3,10 @@
 # The suite's kill matrix: `syntwin mutants` on a few mutants, each named with the exact set of
 # checks that must kill it, so a check that stops working is seen even where another column
 # still kills the mutant (the matrix itself only needs one kill a row). Every cell not named
-# must be "pass"; the reference passes all four.
-# usage: suite_mutants.sh OUT NAME:CHECK[,CHECK...]...
+# must be "pass"; the reference passes all four. CHECK=WHAT also names what must kill it there
+# (a conformance check's name, a text of the comparator's or selftest's failure), so a kill by
+# something else (a flaky check, another cause) is no kill of that road.
+# usage: suite_mutants.sh OUT NAME:CHECK[=WHAT][,CHECK[=WHAT]...]...
 #        CHECK: comparator, conformance, selftest or splat
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -31,11 +33,25 @@ want() {
 for c in comparator conformance selftest splat; do
 	check want "$(cell reference "$c")" "reference $c" pass
 done
+# the check's own log names WHAT among its failures
+named() { # NAME CHECK WHAT
+	case $2 in
+	conformance) grep -q "^FAIL $3 " "$out/$1/conformance.log" ;;
+	selftest) grep -q "^not ok .*$3" "$out/$1/selftest.log" ;;
+	*) grep -qF -- "$3" "$out/$1/$2.log" ;;
+	esac || { echo "$1 $2: no failure named '$3' in $out/$1/$2.log"; return 1; }
+}
 for spec in "$@"; do
 	m=${spec%%:*} killers=,${spec#*:},
 	for c in comparator conformance selftest splat; do
-		case $killers in *,"$c",*) w=KILLED ;; *) w=pass ;; esac
+		what=
+		case $killers in
+		*,"$c",*) w=KILLED ;;
+		*,"$c"=*) w=KILLED what=${killers#*,"$c"=} what=${what%%,*} ;;
+		*) w=pass ;;
+		esac
 		check want "$(cell "$m" "$c")" "$m $c" "$w"
+		[ -z "$what" ] || check named "$m" "$c" "$what"
 	done
 done
 exit "$fail"
