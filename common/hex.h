@@ -8,5 +8,8 @@
 
 /* Write @n bytes of @p as 2n hex digits plus a NUL into @out (2n+1 bytes). */
 void hex_encode(const uint8_t *p, size_t n, char *out);
+/* The 2n hex digits at @hex (either case) into @n bytes at @out. Returns 0, or -1 at the first
+ * character that is not a hex digit. */
+int hex_decode(const char *hex, uint8_t *out, size_t n);
 
 #endif

@@ -254,13 +254,8 @@ fi
 stage "make -j$(nproc) bzImage"
 start=$(date +%s)
 mk bzImage &
-mpid=$!
-while kill -0 "$mpid" 2>/dev/null; do
-	sleep 20
-	kill -0 "$mpid" 2>/dev/null || break
-	say "  building... $(($(date +%s) - start))s, $(grep -c '^ *CC' "$log" || true) objects compiled"
-done
-wait "$mpid" || {
+heartbeat $! "$log" "$start"
+wait $! || {
 	tail -n 30 "$log" >&2
 	die "kernel build failed; full log: $log"
 }

@@ -92,6 +92,16 @@ set_torn_tail_aside() {
 	return 1
 }
 
+# heartbeat PID LOG START: every 20 s while PID (a kernel's make) runs, how long since START and
+# how many objects LOG shows compiled; returns when PID is gone (its status: wait PID).
+heartbeat() {
+	while kill -0 "$1" 2>/dev/null; do
+		sleep 20
+		kill -0 "$1" 2>/dev/null || break
+		say "  building... $(($(date +%s) - $3))s, $(grep -c '^ *CC' "$2" || true) objects compiled"
+	done
+}
+
 # The kernel versions we can build are exactly the Debian linux-source-VER packages.
 kernel_pkg() { printf 'linux-source-%s\n' "$1"; }
 kernel_tarball() { printf '/usr/src/linux-source-%s.tar.xz\n' "$1"; }
@@ -189,9 +199,12 @@ reference_series() {
 
 # provides_file SERIES: what the series declares it implements (common/provides.h), the file
 # a run, the mutants built on it and `syntwin selftest` expect from; /dev/null, which declares
-# nothing beyond the stock API, for `none` and for a series directory without one.
+# nothing beyond the stock API, for `none` and for a series directory without one. With --tree,
+# the user's --provides FILE (SYNTWIN_PROVIDES) is the declaration.
 provides_file() {
-	if [ "$1" != none ] && [ -f "$1/provides" ]; then
+	if [ -n "${SYNTWIN_PROVIDES:-}" ]; then
+		printf '%s\n' "$SYNTWIN_PROVIDES"
+	elif [ "$1" != none ] && [ -f "$1/provides" ]; then
 		printf '%s/provides\n' "$(cd "$1" && pwd)"
 	else
 		printf '/dev/null\n'

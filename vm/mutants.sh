@@ -38,6 +38,8 @@ done
 debug=${SYNTWIN_DEBUG:-0}
 [ "$debug" = 0 ] || debug=1
 kver=${SYNTWIN_KERNEL:-$(supported_kernels | head -n 1)}
+# a reviewer's checkout (--tree): its own version picks a mutant's copy for that version
+[ -z "${SYNTWIN_TREE:-}" ] || kver=$(sed -n '1,5{s/^VERSION = \([0-9]*\)$/\1/p;s/^PATCHLEVEL = \([0-9]*\)$/.\1/p}' "$SYNTWIN_TREE/Makefile" | tr -d '\n')
 if [ $# -eq 0 ]; then
 	if [ "$debug" = 1 ]; then
 		set -- $(cd "$mdir/debug" && ls ./*.patch | sed 's|^\./||; s|\.patch$||')
@@ -85,6 +87,7 @@ fi
 mkdir -p "$out" || usage_die "mutants: cannot create $out"
 out=$(cd "$out" && pwd)
 series_args="--kernel $kver --series ${SYNTWIN_SERIES:-$(reference_series "$kver")}"
+[ -z "${SYNTWIN_TREE:-}" ] || series_args="--tree $SYNTWIN_TREE${SYNTWIN_PATCHES:+ --patches $SYNTWIN_PATCHES}${SYNTWIN_PROVIDES:+ --provides $SYNTWIN_PROVIDES}"
 
 # One check on one kernel: prints "pass", "fail: <first failure>", "none: ..." or "ERROR: <why>".
 # Whether a fail is a kill is decided against the reference (verdict()).
@@ -249,6 +252,19 @@ for m in "$@"; do
 	esac
 done
 matrix_json "${survivors# }" "${errors# }" "$([ $status = 0 ] && echo true || echo false)"
+# report.txt: the matrix for a reply on the list (record/report_text.c)
+if [ -n "${SYNTWIN_TREE:-}" ]; then
+	what="git tree $SYNTWIN_TREE at $(git -C "$SYNTWIN_TREE" describe --always --tags)"
+else
+	what="Debian linux-source-$kver + series $(basename "${SYNTWIN_SERIES:-$(reference_series "$kver")}")"
+fi
+rt=$(mktemp "$out/.report.XXXXXX") &&
+	"${SYNTWIN_BUILD:-$SYNTWIN_ROOT/build}/record/syntwin-report" --kernel "$what" \
+		--matrix "$out/matrix.json" >"$rt" && mv "$rt" "$out/report.txt" || {
+	rm -f "$rt"
+	say "mutants: no report.txt could be written"
+	[ "$status" != 0 ] || status=2
+}
 [ -z "$survivors" ] || say "mutants: SURVIVED (no check caught them):$survivors"
 [ -z "$errors" ] || say "mutants: ERROR (not built or not checked, so not killed):$errors"
 [ $status = 0 ] && stage "mutants: reference clean, every mutant killed; matrix in $out/matrix.txt"
