@@ -142,7 +142,7 @@ void json_bool(struct json_out *j, const char *key, bool v)
 	put_s(j, v ? "true" : "false");
 }
 
-void json_null(struct json_out *j, const char *key)
+void json_null_at(struct json_out *j, const char *key)
 {
 	member(j, key);
 	put_s(j, "null");

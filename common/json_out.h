@@ -35,7 +35,8 @@ void json_str(struct json_out *j, const char *key, const char *v);
 void json_u64(struct json_out *j, const char *key, uint64_t v);
 void json_i64(struct json_out *j, const char *key, int64_t v);
 void json_bool(struct json_out *j, const char *key, bool v);
-void json_null(struct json_out *j, const char *key);
+/* (not json_null(): that name is jansson's, and both link into syntwin-merge) */
+void json_null_at(struct json_out *j, const char *key);
 /* The finished document (NUL-terminated, ending in a newline), or NULL if anything failed or
  * an object is still open. */
 const char *json_done(struct json_out *j);

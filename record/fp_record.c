@@ -93,10 +93,12 @@ static struct fp_gen *gen_entry(struct fp_stats *s, const char *gen, const char 
 	return g;
 }
 
-static void count_gen(struct fp_stats *s, const struct conn_record *c, const struct fp_one *f)
+void fp_stats_add_gen(struct fp_stats *s, const char *gen, const char *direction,
+		      const struct record_fp *fp)
 {
-	struct fp_gen *g = gen_entry(s, c->gen ? c->gen : "unknown",
-				     c->direction ? c->direction : "passive");
+	const struct fp_one *b = &fp->bpf;
+	const struct fp_one *f = b->ja4t[0] || b->p0f[0] ? b : &fp->native;
+	struct fp_gen *g = gen_entry(s, gen, direction);
 	uint64_t h = fp_hash(f->ja4t, f->label);
 	size_t i;
 
@@ -136,7 +138,7 @@ void fp_stats_add(struct fp_stats *s, const struct conn_record *c, const struct 
 	const struct fp_one *n = &fp->native, *b = &fp->bpf;
 	bool ja4t, p0f, label;
 
-	count_gen(s, c, b->ja4t[0] || b->p0f[0] ? b : n);
+	fp_stats_add_gen(s, c->gen ? c->gen : "unknown", c->direction ? c->direction : "passive", fp);
 	if (!(n->ja4t[0] || n->p0f[0]) || !(b->ja4t[0] || b->p0f[0]))
 		return;
 	ja4t = strcmp(n->ja4t, b->ja4t) != 0;
@@ -179,6 +181,12 @@ void fp_stats_json(struct json_out *j, const struct fp_stats *s)
 			change_json(j, reason_names[r], &s->by_reason[r]);
 	json_close(j);
 	json_u64(j, "generators_dropped", s->gens_dropped);
+	fp_gens_json(j, s);
+	json_close(j);
+}
+
+void fp_gens_json(struct json_out *j, const struct fp_stats *s)
+{
 	json_open(j, "generators", '[');
 	for (uint64_t i = 0; i < s->ngens; i++) {
 		const struct fp_gen *g = &s->gens[i];
@@ -195,5 +203,14 @@ void fp_stats_json(struct json_out *j, const struct fp_stats *s)
 		json_close(j);
 	}
 	json_close(j);
-	json_close(j);
+}
+
+void fp_stats_free(struct fp_stats *s)
+{
+	for (uint64_t i = 0; i < s->ngens; i++) {
+		free(s->gens[i].hash);
+		free(s->gens[i].count);
+		s->gens[i].hash = s->gens[i].count = NULL;
+	}
+	s->ngens = 0;
 }

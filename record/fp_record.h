@@ -67,9 +67,18 @@ struct fp_stats {
 	uint64_t ngens, gens_dropped;
 };
 
-/* Count record @c: its generator's fingerprints (the witness's copy's; the native's where the
- * witness has none), and whether the two copies' agree. */
+/* Count record @c: its generator's fingerprints (fp_stats_add_gen()), and whether the two
+ * copies' agree. */
 void fp_stats_add(struct fp_stats *s, const struct conn_record *c, const struct record_fp *fp);
+/* Count a record of generator @gen in @direction under the fingerprint it is known by: the
+ * witness's copy's, the native's where the witness has none. (`syntwin merge` counts the
+ * merged records again through this, from their JSONL fields.) */
+void fp_stats_add_gen(struct fp_stats *s, const char *gen, const char *direction,
+		      const struct record_fp *fp);
 void fp_stats_json(struct json_out *j, const struct fp_stats *s);
+/* The "generators" array alone (fp_stats_json() writes it inside "fingerprints"). */
+void fp_gens_json(struct json_out *j, const struct fp_stats *s);
+/* Release what fp_stats_add*() allocated. */
+void fp_stats_free(struct fp_stats *s);
 
 #endif

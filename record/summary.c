@@ -76,8 +76,11 @@ int stats_init(struct run_stats *st)
 
 uint64_t stats_count_shape(struct run_stats *st, const uint8_t *b, size_t len, size_t mac)
 {
-	uint64_t h = shape_of(b, len, mac);
+	return stats_count_shape_hash(st, shape_of(b, len, mac));
+}
 
+uint64_t stats_count_shape_hash(struct run_stats *st, uint64_t h)
+{
 	for (uint32_t i = (uint32_t)h % SHAPE_SET, n = 0; h && n < SHAPE_SET; i = (i + 1) % SHAPE_SET, n++) {
 		if (st->shape_set[i] == h)
 			break;
@@ -162,7 +165,7 @@ static void summary_tcpext(struct json_out *j, const struct run_stats *st,
 	json_open(j, "tcpext", '{');
 	for (int i = 0; i < TCPEXT_N; i++) {
 		if (now->tcpext[i] < 0 || st->tcpext_base[i] < 0)
-			json_null(j, tcpext_names[i]);
+			json_null_at(j, tcpext_names[i]);
 		else
 			json_i64(j, tcpext_names[i], now->tcpext[i] - st->tcpext_base[i]);
 	}
@@ -188,7 +191,7 @@ static void summary_syncookie(struct json_out *j, const struct run_stats *st,
 	if (final)
 		json_bool(j, "agree", agree);
 	else
-		json_null(j, "agree");
+		json_null_at(j, "agree");
 	json_close(j);
 }
 
@@ -221,7 +224,7 @@ static void summary_counts(struct json_out *j, const struct run_meta *m, const s
 	if (st->unclaimed_bindings >= 0)
 		json_i64(j, "unclaimed_bindings", st->unclaimed_bindings);
 	else
-		json_null(j, "unclaimed_bindings");
+		json_null_at(j, "unclaimed_bindings");
 	json_u64(j, "bad_labels", st->bad_labels);
 	json_u64(j, "distinct_syn_shapes", st->shapes);
 	json_u64(j, "identical", st->verdict[V_IDENTICAL]);
@@ -253,7 +256,7 @@ static void summary_witness(struct json_out *j, const struct run_stats *st,
 	if (st->evictions >= 0)
 		json_i64(j, "witness_evictions", st->evictions);
 	else
-		json_null(j, "witness_evictions");
+		json_null_at(j, "witness_evictions");
 	json_open(j, "memory", '{');
 	json_i64(j, "slab_bytes_start", st->slab_start);
 	json_i64(j, "slab_bytes_end", st->slab_end);

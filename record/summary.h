@@ -104,6 +104,8 @@ int stats_init(struct run_stats *st);
 /* The shape of a SYN (@len bytes from the MAC header, @mac of them link layer), counted if new;
  * 0 when it has none. */
 uint64_t stats_count_shape(struct run_stats *st, const uint8_t *b, size_t len, size_t mac);
+/* Count a shape by its hash (a record's "shape", as `syntwin merge` reads it back). */
+uint64_t stats_count_shape_hash(struct run_stats *st, uint64_t h);
 /* A judged record: its verdict, reason, whether it failed (@bad). */
 void stats_count_verdict(struct run_stats *st, const struct compare_result *res, int bad);
 /* A record of generator @g; a planned one proven as planned counts as proven too. */
