@@ -83,31 +83,79 @@ static __always_inline bool saved_syn_site(unsigned long call_site)
 	return false;
 }
 
+/*
+ * Addresses ever followed, one bit per hash of the address (2^20 bits, 128 KiB): a bit is
+ * set before its object enters mem_live (the only way into mem_freed too) and never cleared.
+ * An address whose bit is clear is in neither map, so a kfree or allocation of it returns
+ * before any hash-map lookup: these programs run for every kfree and allocation in the kernel,
+ * and almost none is a saved copy's. Exact, never a sample: a bit another address shares only
+ * costs that address the lookups every address used to cost. The addresses saved copies get are
+ * slab objects, reused, so even a long run sets few bits.
+ */
+#define SEEN_BITS_LOG2 20
+/* A map, pinned with the others (not global data): a follower attached again over pinned
+ * mem_live and mem_freed finds the bits of the objects in them. An array lookup is inlined by
+ * the verifier: an address computation, no call. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1u << (SEEN_BITS_LOG2 - 6));
+	__type(key, __u32);
+	__type(value, __u64);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} mem_seen SEC(".maps");
+
+/* @k's bit: word *@word, bit *@bit (a Fibonacci hash: slab addresses differ in few bits) */
+static __always_inline __u64 *seen_word(__u64 k, __u64 *bit)
+{
+	__u32 s = (__u32)((k * 0x9E3779B97F4A7C15ull) >> (64 - SEEN_BITS_LOG2)), w = s >> 6;
+
+	*bit = 1ull << (s & 63);
+	return bpf_map_lookup_elem(&mem_seen, &w);
+}
+
+/* false only if @k was never followed (a missing word: followed, to be safe) */
+static __always_inline bool maybe_followed(__u64 k)
+{
+	__u64 bit, *w = seen_word(k, &bit);
+
+	return !w || (*w & bit);
+}
+
+static __always_inline void mark_followed(__u64 k)
+{
+	__u64 bit, *w = seen_word(k, &bit);
+
+	if (w)
+		__sync_fetch_and_or(w, bit);
+}
+
 /* Address @k was handed out again: it is no longer a freed saved copy. This runs on every
- * allocation in the kernel, almost never for an address in mem_freed: a lookup (lock-free)
- * first, so the delete (which takes the bucket's lock) runs only when there is something to
- * delete. */
+ * allocation in the kernel, almost never for an address in mem_freed: the bit first, then a
+ * lookup (lock-free), so the delete (which takes the bucket's lock) runs only when there is
+ * something to delete. */
 static __always_inline void forget_freed(__u64 k)
 {
-	if (bpf_map_lookup_elem(&mem_freed, &k))
+	if (maybe_followed(k) && bpf_map_lookup_elem(&mem_freed, &k))
 		bpf_map_delete_elem(&mem_freed, &k);
 }
 
 /*
- * The packets TCP is processing on this CPU, innermost last, each named from its own skb when
- * TCP takes it: fentry on tcp_v4_rcv and tcp_v6_rcv (the softirq) and on tcp_rcv_state_process
- * (also the socket's backlog, which TCP works through later, in the task that held the socket,
- * after other packets went through tc). The tc program's cur_copy (the last packet tc saw on
- * the CPU) names the wrong packet there: a SYN-ACK that came while connect() held its socket
- * is processed after the packets behind it passed tc. fexit takes an entry off by its skb,
- * with whatever lies above it (an entry whose fexit run the kernel skipped).
+ * The packets TCP is processing on this CPU, innermost last, each by its skb: fentry on
+ * tcp_v4_rcv and tcp_v6_rcv (the softirq) and on tcp_rcv_state_process (also the socket's
+ * backlog, which TCP works through later, in the task that held the socket, after other packets
+ * went through tc). The tc program's cur_copy (the last packet tc saw on the CPU) names the
+ * wrong packet there: a SYN-ACK that came while connect() held its socket is processed after
+ * the packets behind it passed tc. fexit takes an entry off by its skb, with whatever lies above
+ * it (an entry whose fexit run the kernel skipped). Only a saved copy's allocation reads the
+ * innermost packet's headers (current_packet()): an allocation is made while its packet is
+ * processed, and TCP does not rewrite the headers it receives, so they are the bytes the entry
+ * saw; the entries, taken for every packet TCP receives, cost a push and a pop.
  */
 #define TCP_CTX_DEPTH 4
 /* Older than this, an entry is one whose fexit run the kernel skipped (a program nested in
  * itself on one CPU is not run): no call of these functions lasts a second. */
 #define TCP_CTX_STALE_NS 1000000000ull
 struct tcp_ctx {
-	struct cur_copy pkt[TCP_CTX_DEPTH];
 	__u64 skb[TCP_CTX_DEPTH];
 	__u64 ts[TCP_CTX_DEPTH];
 	__u32 len;
@@ -131,7 +179,6 @@ static __always_inline void ctx_purge(struct tcp_ctx *t, __u64 now)
 		if (now - t->ts[i] >= TCP_CTX_STALE_NS)
 			continue;
 		if (keep != (__u32)i && keep < TCP_CTX_DEPTH) {
-			t->pkt[keep] = t->pkt[i];
 			t->skb[keep] = t->skb[i];
 			t->ts[keep] = t->ts[i];
 		}
@@ -142,10 +189,8 @@ static __always_inline void ctx_purge(struct tcp_ctx *t, __u64 now)
 
 static __always_inline void ctx_enter(struct sk_buff *skb)
 {
-	struct capture_key key = {};
-	struct tcphdr th = {};
 	struct tcp_ctx *t;
-	__u32 zero = 0, len, tag = 0;
+	__u32 zero = 0, len;
 
 	t = bpf_map_lookup_elem(&tcp_ctx, &zero);
 	if (!t)
@@ -164,9 +209,6 @@ static __always_inline void ctx_enter(struct sk_buff *skb)
 	}
 	t->skb[len] = (__u64)skb;
 	t->ts[len] = bpf_ktime_get_ns();
-	t->pkt[len].valid = !flow_of_skb(skb, &key, &th, &tag) && th.syn;
-	t->pkt[len].flow = key;
-	t->pkt[len].tag = tag;
 	t->len = len + 1;
 }
 
@@ -231,35 +273,46 @@ int BPF_PROG(rcv_state_exit, struct sock *sk, struct sk_buff *skb, int ret)
 }
 
 /*
- * The packet a saved copy made now belongs to: the innermost one TCP is processing on this CPU,
- * else (no SYN among them, or no room) the last one tc saw here.
+ * The packet a saved copy made now belongs to, into *@cur: the innermost one TCP is processing
+ * on this CPU if it is a SYN, else (not a SYN, or none: no room) the last one tc saw here. Into
+ * the caller's stack, not a per-CPU slot: a twin run nested in this one (an interrupt's
+ * allocation) would overwrite a shared slot under it.
  */
-static __always_inline struct cur_copy *current_packet(void)
+static __always_inline bool current_packet(struct cur_copy *cur)
 {
+	struct tcphdr th = {};
+	struct cur_copy *tc;
 	struct tcp_ctx *t;
 	__u32 zero = 0, len;
 
 	t = bpf_map_lookup_elem(&tcp_ctx, &zero);
 	if (t) {
 		len = t->len;
-		if (len > 0 && len <= TCP_CTX_DEPTH && t->pkt[(len - 1) & (TCP_CTX_DEPTH - 1)].valid)
-			return &t->pkt[(len - 1) & (TCP_CTX_DEPTH - 1)];
+		if (len > 0 && len <= TCP_CTX_DEPTH &&
+		    !syn_flow_of_skb((struct sk_buff *)t->skb[(len - 1) & (TCP_CTX_DEPTH - 1)],
+				     &cur->flow, &th, &cur->tag)) {
+			cur->valid = 1;
+			return true;
+		}
 	}
-	return bpf_map_lookup_elem(&cur_copy, &zero);
+	tc = bpf_map_lookup_elem(&cur_copy, &zero);
+	if (!tc || !tc->valid)
+		return false;
+	*cur = *tc;
+	return true;
 }
 
 /* Ties @o to the packet this CPU is processing, and marks that copy as saved. */
 static __always_inline bool attribute(struct mem_obj *o)
 {
 	struct capture_rec *copy, *latest;
-	struct cur_copy *cur;
+	struct cur_copy cur = {};
 
-	cur = current_packet();
-	if (!cur || !cur->valid)
+	if (!current_packet(&cur))
 		return false;
-	o->flow = cur->flow;
-	o->tag = cur->tag;
-	copy = find_copy(&cur->flow, cur->tag, 0, &latest);
+	o->flow = cur.flow;
+	o->tag = cur.tag;
+	copy = find_copy(&cur.flow, cur.tag, 0, &latest);
 	if (!copy)
 		return false;
 	if (copy->flags & CAP_F_SAVED)
@@ -291,6 +344,7 @@ static __always_inline void handle_kmalloc(unsigned long call_site, const void *
 		return;
 	if (!attribute(&o))
 		__sync_fetch_and_add(&st->unattributed, 1);
+	mark_followed(k);
 	if (bpf_map_update_elem(&mem_live, &k, &o, BPF_NOEXIST)) {
 		if (!bpf_map_lookup_elem(&mem_live, &k))
 			__sync_fetch_and_add(&st->untracked, 1);
@@ -307,6 +361,8 @@ static __always_inline void handle_kfree(unsigned long call_site, const void *pt
 	__u64 k = (__u64)ptr;
 	__u32 zero = 0;
 
+	if (!maybe_followed(k))
+		return;
 	st = bpf_map_lookup_elem(&mem_stats, &zero);
 	if (!st)
 		return;

@@ -25,10 +25,13 @@ struct sk_buff {
 	__u16 network_header;
 } __attribute__((preserve_access_index));
 
-/* The flow key of the TCP segment whose IP header starts at @nh, and its copy_tag() in *@tag;
- * 0, or -1 if it is none. */
-static __always_inline int flow_of(const unsigned char *nh, struct capture_key *key,
-				   struct tcphdr *th, __u32 *tag)
+/*
+ * The flow key of the SYN (or SYN-ACK) whose IP header starts at @nh, and its copy_tag() in
+ * *@tag; 0, or -1 if it is no TCP SYN. Both callers want SYNs only, and they run for every
+ * segment TCP receives: a segment without SYN stops before its options are read and hashed.
+ */
+static __always_inline int syn_flow_of(const unsigned char *nh, struct capture_key *key,
+				       struct tcphdr *th, __u32 *tag)
 {
 	__u8 t[60] = {};
 	const unsigned char *tcp;
@@ -75,7 +78,7 @@ static __always_inline int flow_of(const unsigned char *nh, struct capture_key *
 	} else {
 		return -1;
 	}
-	if (bpf_probe_read_kernel(th, sizeof(*th), tcp))
+	if (bpf_probe_read_kernel(th, sizeof(*th), tcp) || !th->syn)
 		return -1;
 	/* the options too (reading past a short header is harmless: the tag stops at doff) */
 	if (bpf_probe_read_kernel(t, sizeof(t), tcp))
@@ -87,14 +90,14 @@ static __always_inline int flow_of(const unsigned char *nh, struct capture_key *
 	return 0;
 }
 
-/* flow_of() for @skb, a kernel pointer. */
-static __always_inline int flow_of_skb(struct sk_buff *skb, struct capture_key *key,
-				       struct tcphdr *th, __u32 *tag)
+/* syn_flow_of() for @skb, a kernel pointer. */
+static __always_inline int syn_flow_of_skb(struct sk_buff *skb, struct capture_key *key,
+					   struct tcphdr *th, __u32 *tag)
 {
 	unsigned char *head = BPF_CORE_READ(skb, head);
 	__u16 nh = BPF_CORE_READ(skb, network_header);
 
-	return flow_of(head + nh, key, th, tag);
+	return syn_flow_of(head + nh, key, th, tag);
 }
 
 #endif

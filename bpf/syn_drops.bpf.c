@@ -24,7 +24,7 @@ int BPF_PROG(syn_drop, struct sk_buff *skb, void *location, int reason)
 	struct tcphdr th;
 	__u32 tag = 0;
 
-	if (flow_of_skb(skb, &key, &th, &tag) || !th.syn)
+	if (syn_flow_of_skb(skb, &key, &th, &tag))
 		return 0;
 	copy = find_copy(&key, tag, CAP_F_DROPPED, &rec);
 	if (!rec)

@@ -57,8 +57,8 @@ void saved_syn_mem_close(struct saved_syn_mem *m);
 	"tcp6_enter", "tcp6_exit", "rcv_state_enter", "rcv_state_exit"
 
 /* Pins the follower leaves under CAPTURE_PIN_DIR (for detach). */
-#define SAVED_SYN_MEM_PINS "mem_live", "mem_freed", "mem_double", "mem_stats", "cur_copy", \
-	"link_mem_on_kmalloc", "link_mem_on_kmalloc_twin", "link_mem_on_cache_alloc", \
+#define SAVED_SYN_MEM_PINS "mem_live", "mem_freed", "mem_seen", "mem_double", "mem_stats", \
+	"cur_copy", "link_mem_on_kmalloc", "link_mem_on_kmalloc_twin", "link_mem_on_cache_alloc", \
 	"link_mem_on_cache_alloc_twin", "link_mem_on_kfree", "link_mem_on_kfree_twin", \
 	"link_mem_tcp4_enter", "link_mem_tcp4_exit", "link_mem_tcp6_enter", "link_mem_tcp6_exit", \
 	"link_mem_rcv_state_enter", "link_mem_rcv_state_exit"
