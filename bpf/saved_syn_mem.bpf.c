@@ -4,8 +4,8 @@
  * tracepoints, as tp_btf cannot read their void * argument on 6.1). An allocation whose call
  * site lies in one of the saved-SYN functions (ranges userspace resolves from /proc/kallsyms, on
  * stock and patched kernels alike) is kept by address with its requested size, its call site,
- * and the packet the kernel was processing on this CPU (cur_copy, set by the tc program just
- * before: the allocation happens in the same softirq). That copy of the SYN is marked
+ * and the packet the kernel was processing on this CPU (the innermost packet TCP's receive
+ * functions hold, tcp_ctx; else cur_copy, the last packet tc saw here). That copy is marked
  * CAP_F_SAVED with the size, so the comparator can check the size against the bytes read back
  * and which copy the kernel saved. A kfree moves the object to mem_freed; a second kfree of it
  * with no allocation of the address in between (kmalloc or kmem_cache_alloc) is a double free
@@ -84,8 +84,9 @@ static __always_inline bool saved_syn_site(unsigned long call_site)
 }
 
 /*
- * Addresses ever followed, one bit per hash of the address (2^20 bits, 128 KiB): a bit is
- * set before its object enters mem_live (the only way into mem_freed too) and never cleared.
+ * Addresses ever followed, one bit per hash of the address (2^20 bits, 128 KiB). The invariant
+ * the follower rests on: every address in mem_live or mem_freed has its bit set. A bit is set
+ * before its object enters mem_live (the only way into mem_freed too) and never cleared.
  * An address whose bit is clear is in neither map, so a kfree or allocation of it returns
  * before any hash-map lookup: these programs run for every kfree and allocation in the kernel,
  * and almost none is a saved copy's. Exact, never a sample: a bit another address shares only
@@ -147,9 +148,10 @@ static __always_inline void forget_freed(__u64 k)
  * wrong packet there: a SYN-ACK that came while connect() held its socket is processed after
  * the packets behind it passed tc. fexit takes an entry off by its skb, with whatever lies above
  * it (an entry whose fexit run the kernel skipped). Only a saved copy's allocation reads the
- * innermost packet's headers (current_packet()): an allocation is made while its packet is
- * processed, and TCP does not rewrite the headers it receives, so they are the bytes the entry
- * saw; the entries, taken for every packet TCP receives, cost a push and a pop.
+ * innermost packet's headers (current_packet()): the copy is made from that skb while TCP
+ * processes it, after TCP pulled its headers into the linear area (at tcp_v4_rcv's entry the
+ * TCP header may still be in a fragment), and TCP does not rewrite the headers it received.
+ * The entries, taken for every packet TCP receives, cost a push and a pop.
  */
 #define TCP_CTX_DEPTH 4
 /* Older than this, an entry is one whose fexit run the kernel skipped (a program nested in
@@ -207,9 +209,16 @@ static __always_inline void ctx_enter(struct sk_buff *skb)
 			__sync_fetch_and_add(&st->ctx_overflow, 1);
 		return;
 	}
+	/* A softirq can run between these stores (a task's backlog is processed with BHs on)
+	 * and push, then pop, its own packet in this slot: written, published, written again,
+	 * so the slot is this packet's once the stack holds it. */
 	t->skb[len] = (__u64)skb;
 	t->ts[len] = bpf_ktime_get_ns();
+	asm volatile("" ::: "memory");
 	t->len = len + 1;
+	asm volatile("" ::: "memory");
+	t->skb[len] = (__u64)skb;
+	t->ts[len] = bpf_ktime_get_ns();
 }
 
 static __always_inline void ctx_exit(struct sk_buff *skb)
@@ -287,10 +296,14 @@ static __always_inline bool current_packet(struct cur_copy *cur)
 
 	t = bpf_map_lookup_elem(&tcp_ctx, &zero);
 	if (t) {
+		__u32 top = (t->len - 1) & (TCP_CTX_DEPTH - 1);
+
 		len = t->len;
+		/* an entry whose exit was never seen (ctx_purge()'s rule) is no packet in
+		 * processing: its skb may be gone */
 		if (len > 0 && len <= TCP_CTX_DEPTH &&
-		    !syn_flow_of_skb((struct sk_buff *)t->skb[(len - 1) & (TCP_CTX_DEPTH - 1)],
-				     &cur->flow, &th, &cur->tag)) {
+		    bpf_ktime_get_ns() - t->ts[top] < TCP_CTX_STALE_NS &&
+		    !syn_flow_of_skb((struct sk_buff *)t->skb[top], &cur->flow, &th, &cur->tag)) {
 			cur->valid = 1;
 			return true;
 		}

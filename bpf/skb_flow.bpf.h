@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A kernel sk_buff's flow and copy tag, for tracing programs (tp_btf, fentry): the headers read
- * from skb->head + skb->network_header, CO-RE against the running kernel's BTF (the two fields
+ * A kernel sk_buff's flow and copy tag, for tracing programs (tp_btf, fentry, and raw_tp with a
+ * pointer an fentry program kept): the headers read from skb->head + skb->network_header, CO-RE against the running kernel's BTF (the two fields
  * are declared here with preserve_access_index, no vmlinux.h). The drop-reason program and the
  * memory follower name a copy with it exactly as the tc program does (copy_tag()).
  */
