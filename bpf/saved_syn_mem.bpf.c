@@ -191,6 +191,7 @@ static __always_inline void ctx_purge(struct tcp_ctx *t, __u64 now)
 
 static __always_inline void ctx_enter(struct sk_buff *skb)
 {
+	__u64 now = bpf_ktime_get_ns();
 	struct tcp_ctx *t;
 	__u32 zero = 0, len;
 
@@ -198,7 +199,7 @@ static __always_inline void ctx_enter(struct sk_buff *skb)
 	if (!t)
 		return;
 	if (t->len >= TCP_CTX_DEPTH)
-		ctx_purge(t, bpf_ktime_get_ns());
+		ctx_purge(t, now);
 	len = t->len;
 	if (len >= TCP_CTX_DEPTH) {
 		/* no room: this packet's allocations fall back to cur_copy; counted, so a run
@@ -213,12 +214,12 @@ static __always_inline void ctx_enter(struct sk_buff *skb)
 	 * and push, then pop, its own packet in this slot: written, published, written again,
 	 * so the slot is this packet's once the stack holds it. */
 	t->skb[len] = (__u64)skb;
-	t->ts[len] = bpf_ktime_get_ns();
+	t->ts[len] = now;
 	asm volatile("" ::: "memory");
 	t->len = len + 1;
 	asm volatile("" ::: "memory");
 	t->skb[len] = (__u64)skb;
-	t->ts[len] = bpf_ktime_get_ns();
+	t->ts[len] = now;
 }
 
 static __always_inline void ctx_exit(struct sk_buff *skb)
@@ -296,9 +297,10 @@ static __always_inline bool current_packet(struct cur_copy *cur)
 
 	t = bpf_map_lookup_elem(&tcp_ctx, &zero);
 	if (t) {
-		__u32 top = (t->len - 1) & (TCP_CTX_DEPTH - 1);
+		__u32 top;
 
 		len = t->len;
+		top = (len - 1) & (TCP_CTX_DEPTH - 1);
 		/* an entry whose exit was never seen (ctx_purge()'s rule) is no packet in
 		 * processing: its skb may be gone */
 		if (len > 0 && len <= TCP_CTX_DEPTH &&

@@ -334,12 +334,12 @@ static int merge(const char *tmp, char **dirs, size_t n)
 	return 0;
 }
 
-/* @v as the shell's jq -r printed it: a string as it is, anything else as JSON. */
+/* @v as the shell's jq -r printed it (summary_value_text()). */
 static void put_value(const json_t *v)
 {
-	char *t = json_is_string(v) ? NULL : json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+	char *t = summary_value_text(v);
 
-	fputs(json_is_string(v) ? json_string_value(v) : t ? t : "null", stderr);
+	fputs(t ? t : "null", stderr);
 	free(t);
 }
 

@@ -20,9 +20,10 @@ static bool is_same_key(const char *key)
 	return false;
 }
 
-/* @v as text: a string as it is, anything else as compact JSON. The caller frees it. */
-static char *as_text(const json_t *v)
+char *summary_value_text(const json_t *v)
 {
+	if (!v)
+		return strdup("null");
 	if (json_is_string(v))
 		return strdup(json_string_value(v));
 	return json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
@@ -31,7 +32,7 @@ static char *as_text(const json_t *v)
 /* "shards differ: A vs B" */
 static json_t *differ(const json_t *a, const json_t *b)
 {
-	char *ta = as_text(a), *tb = as_text(b);
+	char *ta = summary_value_text(a), *tb = summary_value_text(b);
 	json_t *r = ta && tb ? json_sprintf("shards differ: %s vs %s", ta, tb) : NULL;
 
 	free(ta);

@@ -27,6 +27,10 @@ struct merge_recount {
 	json_t *fp_generators;	/* summary.json's fingerprints.generators (a reference is taken) */
 };
 
+/* @v as text, as jq's string interpolation shows it: a string as it is, anything else as
+ * compact JSON (NULL: "null"). The caller frees it; NULL if out of memory. */
+char *summary_value_text(const json_t *v);
+
 /*
  * The merged summary of @n shard summaries @shard (in shard order), or NULL (out of memory).
  * The shards' objects are not changed.
