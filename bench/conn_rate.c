@@ -12,6 +12,13 @@
  *               cookie; no TCP_SAVE_SYN
  *   witness     the same with the memory follower (kmalloc/kfree tracepoints), as every run has it
  *   full        native2 + witness + the comparator (classify, JSONL record) as syntwin-server
+ * With --study (`syntwin study`), the capture points instead, each alone (no TCP_SAVE_SYN, no
+ * witness beside it), as docs/capture-points.md compares them:
+ *   no-capture  as above
+ *   tc          the tc program on s0's ingress only (syntwin-loader attach --only-points)
+ *   xdp, tcp    the XDP program on s0, the fentry program at TCP's receive of the SYN
+ *   wire        an AF_PACKET capture of s0 in this process (compare/wire.c, as the run has it:
+ *               read after each connection, every SYN written to DIR/wire.pcap)
  * Rounds interleave them (A B C D E F A B C D E F ...), IPv4 and IPv6 in each, so a ratio
  * compares batches measured seconds apart; "memory_follower" is witness / witness-no-memory,
  * round by round. Then, with BPF run-time statistics on (BPF_ENABLE_STATS,
@@ -24,6 +31,7 @@
 #include <bpf/libbpf.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,11 +45,37 @@
 #include "parse_num.h"
 #include "report.h"
 #include "topology.h"
+#include "wire.h"
 
-enum config { C_NONE, C_NATIVE1, C_NATIVE2, C_WITNESS_NO_MEM, C_WITNESS, C_FULL, C_MAX };
-static const char *const config_names[C_MAX] = { "no-capture", "native1", "native2",
-						 "witness-no-memory", "witness", "full" };
-static const int config_save[C_MAX] = { -1, 1, 2, -1, -1, 2 };
+/* One configuration: what is attached and done for each connection. */
+struct config {
+	const char *name;
+	int save;		/* TCP_SAVE_SYN of its listener, -1 none; > 0: the copy is read */
+	const char *attach;	/* syntwin-loader attach's options, NULL: nothing attached */
+	bool take;		/* the witness's record taken by socket cookie */
+	bool compare;		/* ... and compared and recorded (syntwin-server's work) */
+	bool wire;		/* the wire's capture in this process */
+};
+
+#define C_MAX 6
+#define C_NONE 0
+static const struct config bench_configs[C_MAX] = {
+	{ .name = "no-capture", .save = -1 },
+	{ .name = "native1", .save = 1 },
+	{ .name = "native2", .save = 2 },
+	{ .name = "witness-no-memory", .save = -1, .attach = "--no-memory-follower", .take = true },
+	{ .name = "witness", .save = -1, .attach = "", .take = true },
+	{ .name = "full", .save = 2, .attach = "", .take = true, .compare = true },
+};
+static struct config study_configs[] = {
+	{ .name = "no-capture", .save = -1 },
+	{ .name = "tc", .save = -1, .attach = "--only-points --points tc" },
+	{ .name = "xdp", .save = -1, .attach = "--only-points --points xdp" },
+	{ .name = "tcp", .save = -1, .attach = "--only-points --points tcp" },
+	{ .name = "wire", .save = -1, .wire = true },
+};
+static const struct config *configs = bench_configs;
+static int nconfigs = C_MAX;
 #define MAX_ROUNDS 100
 
 static const struct {
@@ -51,6 +85,8 @@ static const struct {
 
 static int lfd[C_MAX][2];
 static struct capture_client cc;
+static struct wire *wire;
+static const char *dir;
 static struct report rep;
 static uint64_t full_bad;
 
@@ -62,47 +98,60 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-enum { DETACH, ATTACH, ATTACH_NO_MEM };
-
-static int witness(int on)
+/* syntwin-loader attach with options @opts (NULL: detach). 0 or -1. */
+static int loader(const char *opts, bool take)
 {
-	char cmd[200];
-	int rc;
+	char cmd[300];
 
-	snprintf(cmd, sizeof(cmd), on ? "syntwin-loader attach --netns server --dev s0 --cgroup "
-		 "/sys/fs/cgroup --entries 65536%s >/dev/null" : "syntwin-loader detach >/dev/null",
-		 on == ATTACH_NO_MEM ? " --no-memory-follower" : "");
-	rc = system(cmd);
-
-	if (rc) {
-		fprintf(stderr, "syntwin-conn-rate: witness %s failed\n", on ? "attach" : "detach");
+	snprintf(cmd, sizeof(cmd), opts ? "syntwin-loader attach --netns server --dev s0 --cgroup "
+		 "/sys/fs/cgroup --entries 65536 %s >/dev/null" : "syntwin-loader detach >/dev/null",
+		 opts);
+	if (system(cmd)) {
+		fprintf(stderr, "syntwin-conn-rate: %s failed\n", cmd);
 		return -1;
 	}
 	/* Loading and freeing programs and 65536-entry maps leaves work behind (RCU callbacks,
 	 * kworkers); let it finish before the next batch is timed. */
 	usleep(500000);
-	if (on && capture_client_open(&cc))
+	if (opts && take && capture_client_open(&cc))
 		return -1;
-	if (!on)
+	if (!opts && take)
 		capture_client_close(&cc);
 	return 0;
 }
 
-/* Before (@before) or after configuration @c's batches: the witness attached as it needs, the
- * follower-less one alone, the whole one for witness and full. */
-static int witness_around(enum config c, int before)
+/* The same attachment (loader options and record taking) for configurations @a and @b. */
+static bool same_attach(const struct config *a, const struct config *b)
 {
-	if (c == C_WITNESS_NO_MEM)
-		return witness(before ? ATTACH_NO_MEM : DETACH);
-	if (before && c == C_WITNESS)
-		return witness(ATTACH);
-	if (!before && c == C_FULL)
-		return witness(DETACH);
+	return a->attach && b->attach && !strcmp(a->attach, b->attach) && a->take == b->take;
+}
+
+/* Before (@before) or after configuration @c's batches: what it attaches, attached (kept from
+ * the configuration before it when the same: witness then full). The wire is opened in the
+ * server's netns, where its listeners are. 0 or -1. */
+static int around(int c, int before)
+{
+	const struct config *k = &configs[c];
+
+	if (k->wire && before) {
+		if (enter_netns("server") || !(wire = wire_open("s0", dir)) || enter_netns("client"))
+			return -1;
+	} else if (k->wire) {
+		if (wire_close(wire))
+			return -1;
+		wire = NULL;
+	}
+	if (!k->attach)
+		return 0;
+	if (before && (c == 0 || !same_attach(&configs[c - 1], k)))
+		return loader(k->attach, k->take);
+	if (!before && (c + 1 == nconfigs || !same_attach(&configs[c + 1], k)))
+		return loader(NULL, k->take);
 	return 0;
 }
 
 /* The configuration's work on accepted socket @a. */
-static int work(enum config c, int a, int family, uint64_t i)
+static int work(int c, int a, int family, uint64_t i)
 {
 	uint8_t native[512];
 	struct capture_rec rec;
@@ -111,16 +160,18 @@ static int work(enum config c, int a, int family, uint64_t i)
 	size_t need;
 	int n = 0, have = 0;
 
-	if (config_save[c] > 0 && (n = read_saved_syn(a, native, sizeof(native), &need)) <= 0)
+	if (configs[c].save > 0 && (n = read_saved_syn(a, native, sizeof(native), &need)) <= 0)
 		return -1;
-	if (c == C_WITNESS_NO_MEM || c == C_WITNESS || c == C_FULL) {
+	if (configs[c].wire && wire_drain(wire))
+		return -1;
+	if (configs[c].take) {
 		if (getsockopt(a, SOL_SOCKET, SO_COOKIE, &cookie, &cl))
 			return -1;
 		have = capture_take_bound(&cc, cookie, &rec, NULL) == 0;
 		if (!have)
 			return -1;
 	}
-	if (c == C_FULL) {
+	if (configs[c].compare) {
 		struct compare_input in = { .mode = 2, .native = native, .native_len = (size_t)n,
 					    .bpf = rec.data, .bpf_len = rec.cap_len,
 					    .bpf_mac_len = rec.mac_len };
@@ -140,7 +191,7 @@ static int work(enum config c, int a, int family, uint64_t i)
 }
 
 /* @n connections of configuration @c, family index @f. Returns connections per second. */
-static double batch(enum config c, int f, unsigned int n)
+static double batch(int c, int f, unsigned int n)
 {
 	struct linger lin = { .l_onoff = 1, .l_linger = 0 };
 	uint16_t port = socket_port(lfd[c][f]);
@@ -151,7 +202,7 @@ static double batch(enum config c, int f, unsigned int n)
 		int a = s < 0 ? -1 : accept(lfd[c][f], NULL, NULL);
 
 		if (a < 0 || work(c, a, fams[f].af, i)) {
-			log_err("%s IPv%d connection %u", config_names[c], f ? 6 : 4, i);
+			log_err("%s IPv%d connection %u", configs[c].name, f ? 6 : 4, i);
 			exit(1);
 		}
 		setsockopt(a, SOL_SOCKET, SO_LINGER, &lin, sizeof(lin));
@@ -226,7 +277,7 @@ static void print_bpf_stats(const struct prog_stat *ps, int n, unsigned long lon
 {
 	double total = 0;
 
-	printf("\"bpf_stats\": {\"connections\": %llu, \"programs\": [", conns);
+	printf("{\"connections\": %llu, \"programs\": [", conns);
 	for (int i = 0; i < n; i++) {
 		double per_conn = (double)ps[i].ns / (double)conns;
 
@@ -241,16 +292,142 @@ static void print_bpf_stats(const struct prog_stat *ps, int n, unsigned long lon
 	       "\"floor_percent\": %.1f}", total, plain_ns, plain_ns > 0 ? 100 * total / plain_ns : 0);
 }
 
+/*
+ * Each BPF configuration's programs, one more batch per family with run-time statistics on:
+ * bench mode the whole witness with the comparator (full), study mode each point alone, its
+ * statistics under "bpf_stats" of its name.
+ */
+static int stats_pass(unsigned int n, double plain_ns)
+{
+	static struct prog_stat ps[MAX_PROGS];
+	int first = 1;
+
+	printf("\"bpf_stats\": ");
+	if (configs != bench_configs)
+		printf("{");
+	for (int c = 0; c < nconfigs; c++) {
+		int sfd, nps;
+
+		if (!configs[c].attach || (configs == bench_configs && !configs[c].compare))
+			continue;
+		if (loader(configs[c].attach, configs[c].take))
+			return -1;
+		sfd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (sfd < 0) {
+			log_err("bpf_enable_stats");
+			return -1;
+		}
+		for (int f = 0; f < 2; f++)
+			batch(c, f, n);
+		memset(ps, 0, sizeof(ps));
+		nps = prog_stats(ps);
+		close(sfd);
+		if (loader(NULL, configs[c].take))
+			return -1;
+		if (configs != bench_configs)
+			printf("%s\n \"%s\": ", first ? "" : ",", configs[c].name);
+		first = 0;
+		print_bpf_stats(ps, nps, 2 * (unsigned long long)n, plain_ns);
+	}
+	if (configs != bench_configs)
+		printf("}");
+	return 0;
+}
+
+/* The rates of every configuration, per family: JSON on stdout, @dat for gnuplot. */
+static void print_rates(double (*rate)[2][MAX_ROUNDS], int nr, uint64_t n, FILE *dat)
+{
+	printf("{\"mode\": \"%s\", \"rounds\": %d, \"connections_per_batch\": %llu, "
+	       "\"configs\": [", configs == bench_configs ? "bench" : "study", nr,
+	       (unsigned long long)n);
+	for (int c = 0; c < nconfigs; c++) {
+		for (int f = 0; f < 2; f++) {
+			double *v = rate[c][f], ratio[MAX_ROUNDS], lo = v[0], hi = v[0];
+
+			for (int r = 0; r < nr; r++) {
+				lo = v[r] < lo ? v[r] : lo;
+				hi = v[r] > hi ? v[r] : hi;
+				ratio[r] = v[r] / rate[C_NONE][f][r]; /* same round */
+			}
+			printf("%s\n  {\"config\": \"%s\", \"family\": %d, \"median\": %.0f, "
+			       "\"min\": %.0f, \"max\": %.0f, \"ratio_to_no_capture\": %.4f, "
+			       "\"cost_percent\": %.1f, \"rates\": [", c || f ? "," : "",
+			       configs[c].name, f ? 6 : 4, median(v, nr), lo, hi, median(ratio, nr),
+			       100 * (1 - median(ratio, nr)));
+			for (int r = 0; r < nr; r++)
+				printf("%s%.0f", r ? ", " : "", v[r]);
+			printf("]}");
+			fprintf(dat, "%s %d %.0f %.0f %.0f\n", configs[c].name, f ? 6 : 4,
+				median(v, nr), lo, hi);
+		}
+	}
+	printf("\n],\n");
+}
+
+/* The follower's own price: witness / witness-no-memory, round by round (bench mode). */
+static void print_follower(double (*rate)[2][MAX_ROUNDS], int nr)
+{
+	printf("\"memory_follower\": {");
+	for (int f = 0; f < 2; f++) {
+		double ratio[MAX_ROUNDS];
+
+		for (int r = 0; r < nr; r++)
+			ratio[r] = rate[4][f][r] / rate[3][f][r];
+		printf("%s\"ipv%d_ratio_with_to_without\": %.4f, \"ipv%d_cost_percent\": %.1f",
+		       f ? ", " : "", f ? 6 : 4, median(ratio, nr), f ? 6 : 4,
+		       100 * (1 - median(ratio, nr)));
+	}
+	printf("},\n");
+}
+
+/* Warm-up (not measured: first-use costs would land on round 1's first configurations), then
+ * @rounds interleaved rounds of every configuration into @rate. 0 or -1. */
+static int measure(double (*rate)[2][MAX_ROUNDS], uint64_t rounds, unsigned int n)
+{
+	for (int c = 0; c < nconfigs; c++) {
+		if (around(c, 1))
+			return -1;
+		for (int f = 0; f < 2; f++)
+			batch(c, f, n / 4);
+		if (around(c, 0))
+			return -1;
+	}
+	for (uint64_t r = 0; r < rounds; r++) {
+		for (int c = 0; c < nconfigs; c++) {
+			if (around(c, 1))
+				return -1;
+			for (int f = 0; f < 2; f++)
+				rate[c][f][r] = batch(c, f, n);
+			if (around(c, 0))
+				return -1;
+		}
+		fprintf(stderr, "round %llu/%llu: IPv4 %.0f/s without capture, %.0f/s %s\n",
+			(unsigned long long)r + 1, (unsigned long long)rounds, rate[C_NONE][0][r],
+			rate[nconfigs - 1][0][r], configs[nconfigs - 1].name);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t rounds = 7, n = 1000;
-	const char *dir = NULL;
 	static double rate[C_MAX][2][MAX_ROUNDS];
 	char err[128], path[600];
+	double plain;
 	FILE *dat;
-	int sfd;
 
 	for (int i = 1; i < argc; i += 2) {
+		if (!strcmp(argv[i], "--xdp-generic")) {
+			study_configs[2].attach = "--only-points --points xdp --xdp-generic";
+			i--;
+			continue;
+		}
+		if (!strcmp(argv[i], "--study")) {
+			configs = study_configs;
+			nconfigs = (int)(sizeof(study_configs) / sizeof(study_configs[0]));
+			i--;
+			continue;
+		}
 		if (i + 1 >= argc)
 			goto usage;
 		if (!strcmp(argv[i], "--rounds")) {
@@ -271,56 +448,13 @@ int main(int argc, char **argv)
 		goto usage;
 	if (report_open(&rep, dir) || enter_netns("server"))
 		return 2;
-	for (int c = 0; c < C_MAX; c++)
+	for (int c = 0; c < nconfigs; c++)
 		for (int f = 0; f < 2; f++)
-			if ((lfd[c][f] = start_listener(fams[f].af, fams[f].server, 0, config_save[c],
+			if ((lfd[c][f] = start_listener(fams[f].af, fams[f].server, 0, configs[c].save,
 							1024)) < 0)
 				return 2;
-	if (enter_netns("client"))
-		return 2;
-
-	/* warm-up, not measured: first-use costs (page faults, slab growth, the loader's first
-	 * load) would otherwise land on round 1's first configurations */
-	for (int c = 0; c < C_MAX; c++) {
-		if (witness_around(c, 1))
-			return 1;
-		for (int f = 0; f < 2; f++)
-			batch(c, f, (unsigned int)n / 4);
-		if (witness_around(c, 0))
-			return 1;
-	}
-	for (uint64_t r = 0; r < rounds; r++) {
-		for (int c = 0; c < C_MAX; c++) {
-			if (witness_around(c, 1))
-				return 1;
-			for (int f = 0; f < 2; f++)
-				rate[c][f][r] = batch(c, f, (unsigned int)n);
-			if (witness_around(c, 0))
-				return 1;
-		}
-		fprintf(stderr, "round %llu/%llu: IPv4 %.0f/s without capture, %.0f/s full\n",
-			(unsigned long long)r + 1, (unsigned long long)rounds, rate[C_NONE][0][r],
-			rate[C_FULL][0][r]);
-	}
-
-	/* BPF run time per program: one more full batch per family, statistics on */
-	static struct prog_stat ps[MAX_PROGS];
-	int nps;
-
-	if (witness(ATTACH))
+	if (enter_netns("client") || measure(rate, rounds, (unsigned int)n))
 		return 1;
-	sfd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-	if (sfd < 0) {
-		log_err("bpf_enable_stats");
-		return 1;
-	}
-	for (int f = 0; f < 2; f++)
-		batch(C_FULL, f, (unsigned int)n);
-	nps = prog_stats(ps);
-	close(sfd);
-	if (witness(DETACH) || report_close(&rep))
-		return 1;
-
 	snprintf(path, sizeof(path), "%s/rates.dat", dir);
 	dat = fopen(path, "w");
 	if (!dat) {
@@ -328,55 +462,22 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fprintf(dat, "# config family median min max (connections/s)\n");
-	printf("{\"rounds\": %llu, \"connections_per_batch\": %llu, \"configs\": [",
-	       (unsigned long long)rounds, (unsigned long long)n);
-	for (int c = 0; c < C_MAX; c++) {
-		for (int f = 0; f < 2; f++) {
-			double *v = rate[c][f], ratio[MAX_ROUNDS], lo = v[0], hi = v[0];
-			int nr = (int)rounds;
-
-			for (int r = 0; r < nr; r++) {
-				lo = v[r] < lo ? v[r] : lo;
-				hi = v[r] > hi ? v[r] : hi;
-				ratio[r] = v[r] / rate[C_NONE][f][r]; /* same round */
-			}
-			printf("%s\n  {\"config\": \"%s\", \"family\": %d, \"median\": %.0f, "
-			       "\"min\": %.0f, \"max\": %.0f, \"ratio_to_no_capture\": %.4f, "
-			       "\"cost_percent\": %.1f, \"rates\": [", c || f ? "," : "",
-			       config_names[c], f ? 6 : 4, median(v, nr), lo, hi, median(ratio, nr),
-			       100 * (1 - median(ratio, nr)));
-			for (int r = 0; r < nr; r++)
-				printf("%s%.0f", r ? ", " : "", v[r]);
-			printf("]}");
-			fprintf(dat, "%s %d %.0f %.0f %.0f\n", config_names[c], f ? 6 : 4,
-				median(v, nr), lo, hi);
-		}
-	}
-	printf("\n],\n\"memory_follower\": {");
-	for (int f = 0; f < 2; f++) {
-		double ratio[MAX_ROUNDS];
-
-		for (uint64_t r = 0; r < rounds; r++)
-			ratio[r] = rate[C_WITNESS][f][r] / rate[C_WITNESS_NO_MEM][f][r];
-		printf("%s\"ipv%d_ratio_with_to_without\": %.4f, \"ipv%d_cost_percent\": %.1f",
-		       f ? ", " : "", f ? 6 : 4, median(ratio, (int)rounds), f ? 6 : 4,
-		       100 * (1 - median(ratio, (int)rounds)));
-	}
-	printf("},\n");
-	{
-		double plain[2] = { median(rate[C_NONE][0], (int)rounds),
-				    median(rate[C_NONE][1], (int)rounds) };
-
-		print_bpf_stats(ps, nps, 2 * (unsigned long long)n,
-				1e9 / ((plain[0] + plain[1]) / 2));
-	}
-	printf(",\n\"full_unexplained\": %llu}\n", (unsigned long long)full_bad);
+	print_rates(rate, (int)rounds, n, dat);
 	fclose(dat);
+	if (configs == bench_configs)
+		print_follower(rate, (int)rounds);
+	plain = 1e9 / ((median(rate[C_NONE][0], (int)rounds) +
+			median(rate[C_NONE][1], (int)rounds)) / 2);
+	/* BPF run time per program, statistics on for that pass only (they cost time) */
+	if (stats_pass((unsigned int)n, plain) || report_close(&rep))
+		return 1;
+	printf(",\n\"full_unexplained\": %llu}\n", (unsigned long long)full_bad);
 	return full_bad ? 1 : 0;
 bad:
 	fprintf(stderr, "syntwin-conn-rate: %s\n", err);
 	return 2;
 usage:
-	fprintf(stderr, "usage: syntwin-conn-rate --rounds R --connections N --dir DIR\n");
+	fprintf(stderr, "usage: syntwin-conn-rate [--study [--xdp-generic]] --rounds R "
+		"--connections N --dir DIR\n");
 	return 2;
 }

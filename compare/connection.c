@@ -16,6 +16,7 @@
 #include "gather.h"
 #include "native_read.h"
 #include "net_helpers.h"
+#include "point_names.h"
 #include "registry.h"
 #include "rng.h"
 #include "run.h"
@@ -98,6 +99,48 @@ static void record_copies(struct conn_record *c, const struct socket_seen *g)
 			 g->rec.vlan_tci & 0x0fffu);
 }
 
+/* Failures the capture points found on record @c, said as the witness's are. */
+static void say_points(const struct conn_record *c, const struct point_record *pr)
+{
+	char saddr[46], daddr[46];
+
+	flow_text(&c->flow, saddr, daddr);
+	for (int pt = 0; pt < PT_MAX; pt++) {
+		enum point_verdict v = pr->r[pt].verdict;
+
+		if (pr->mask & (1u << pt) &&
+		    (v == PV_DIFFER || v == PV_MISSING || v == PV_TRUNCATED))
+			fprintf(stderr, "syntwin: %s passive %s:%u mode %d: capture point %s: %s: %s\n",
+				c->family == AF_INET6 ? "IPv6" : "IPv4", saddr, ntohs(c->flow.sport),
+				c->mode, point_names[pt], point_verdict_names[v], pr->r[pt].detail);
+	}
+}
+
+/*
+ * The capture points' copies of passive record @c's SYN, judged against the kernel's: the copy
+ * the witness judged (its tag), else the one it bound; none for a cookie child's record (no
+ * SYN). The record carries each point's verdict; the witness's own (@res, @bad) is counted as
+ * tc's, on the same records.
+ */
+static void compare_points(struct run *R, struct conn_record *c, const struct socket_seen *g,
+			   const struct compare_result *res, int bad)
+{
+	static struct point_record pr;
+	const struct capture_rec *r = g->judged >= 0 ? &g->cp.rec[g->judged] : &g->rec;
+	struct capture_key k;
+	bool named = g->have_bpf && !(g->rec.flags & CAP_F_NO_SYN) && !capture_key_of(r, &k);
+
+	int failed = points_compare(&R->points, &k, r->tag, named, c->mode, g->ob.native,
+				    g->ob.native_len, &R->env, res, bad, &pr);
+
+	/* a point's failure is the run's, as the witness's are: summary.json's "unexplained",
+	 * which a merge, report.txt and KTAP read, counts it */
+	R->st.unexplained += (uint64_t)failed;
+	if (failed)
+		say_points(c, &pr);
+	c->points = &pr;
+}
+
 /*
  * A connection with a socket, passive or active: its native headers (@n bytes, 0 none, -1 too
  * long) against the witness's capture bound to @c->cookie: gathered, judged, counted, recorded.
@@ -133,6 +176,8 @@ static void compare_one(struct run *R, struct conn_record *c, const uint8_t *nat
 			verdict_names[res.verdict], res.detail);
 	}
 	record_copies(c, &g);
+	if (R->points.mask && !strcmp(c->direction, "passive"))
+		compare_points(R, c, &g, &res, bad);
 	c->small_buffer = small;
 	writer_record(&R->out, c, &R->st.fp);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "parse_num.h"
+#include "point_names.h"
 
 static const char usage[] =
 	"usage: syntwin-server --out DIR --run-connections N --provides FILE --tree FILE\n"
@@ -16,6 +17,7 @@ static const char usage[] =
 	"                      [--p0f-db FILE] [--netem SPEC] [--netem-back SPEC]\n"
 	"                      [--generated-file F] [--test-corrupt K] [--test-corrupt-covered]\n"
 	"                      [--test-reset I] [--test-fault kill-server|panic --test-fault-after N]\n"
+	"                      [--capture-points LIST --point-devs DEVS] [--test-corrupt-point P:K]\n"
 	"  --run-connections N  plan a run of N connections (plan.json; the seed, shard and --out\n"
 	"                    are this server's) and make it: the planned handshakes, the crafted\n"
 	"                    phase or the replay, the socket connections\n"
@@ -29,6 +31,10 @@ static const char usage[] =
 	"  --p0f-db FILE     p0f's database for the records' p0f labels (/etc/p0f/p0f.fp)\n"
 	"  --netem SPEC, --netem-back SPEC  the tc netem faults on the client->server and\n"
 	"                    server->client paths, as run-guest.sh set them (summary)\n"
+	"  --capture-points LIST  the capture points beside tc compared with the kernel's copy:\n"
+	"                    xdp, tcp, wire (or all); the BPF points attached by the loader\n"
+	"  --point-devs DEVS the server's devices, comma-separated (XDP's, the wire's capture)\n"
+	"  --test-corrupt-point P:K  TEST ONLY: flip one byte of every K-th copy point P has\n"
 	"  --test-corrupt K  TEST ONLY: flip one byte of every K-th BPF record with a native copy\n"
 	"  --test-reset I    TEST ONLY: reset the child of socket connection #I (SO_LINGER 0)\n"
 	"  --test-corrupt-covered  TEST ONLY: make the kernel's copy wrong inside each region an\n"
@@ -66,7 +72,27 @@ static const struct {
 	{ "--p0f-db", offsetof(struct opts, p0f_db) },
 	{ "--netem", offsetof(struct opts, netem) },
 	{ "--netem-back", offsetof(struct opts, netem_back) },
+	{ "--point-devs", offsetof(struct opts, point_devs) },
 };
+
+/* --test-corrupt-point P:K (TEST ONLY). Returns 0 or -1 (@err). */
+static int test_point_option(struct opts *o, const char *v, char *err, size_t len)
+{
+	size_t n = strcspn(v, ":");
+	unsigned int mask;
+	char name[16];
+
+	snprintf(name, sizeof(name), "%.*s", (int)(n < 15 ? n : 15), v);
+	if (!v[n] || points_parse(name, &mask, err, len) || !(mask & ~(1u << PT_TC)) ||
+	    (mask & ~(1u << PT_TC) & ((mask & ~(1u << PT_TC)) - 1))) {
+		snprintf(err, len, "--test-corrupt-point: '%s' is not POINT:K with one point beside "
+			 "tc", v);
+		return -1;
+	}
+	o->test_point = __builtin_ctz(mask & ~(1u << PT_TC));
+	return parse_u64_range("--test-corrupt-point", v + n + 1, 1, UINT64_MAX,
+			       &o->test_point_every, err, len) ? -1 : 0;
+}
 
 /* Option @a with value @v. Returns 0, 1 not an option of this server, or -1 (@err). */
 static int value_option(struct opts *o, const char *a, const char *v, char *err, size_t len)
@@ -93,6 +119,14 @@ static int value_option(struct opts *o, const char *a, const char *v, char *err,
 		return parse_u64_range(a, v, 1, UINT64_MAX, &o->test_fault_after, err, len) ? -1 : 0;
 	else if (!strcmp(a, "--test-fault") && (!strcmp(v, "kill-server") || !strcmp(v, "panic")))
 		o->test_fault = v;
+	else if (!strcmp(a, "--capture-points"))
+	{
+		rc = points_parse(v, &o->points, err, len);
+		o->points |= 1u << PT_TC; /* the witness is always one */
+		return rc ? -1 : 0;
+	}
+	else if (!strcmp(a, "--test-corrupt-point"))
+		return test_point_option(o, v, err, len);
 	else if (!strcmp(a, "--test-corrupt"))
 		return parse_u64_range(a, v, 1, UINT64_MAX, &o->test_corrupt, err, len) ? -1 : 0;
 	else if (!strcmp(a, "--test-reset")) {
@@ -132,6 +166,15 @@ static int options_check(struct opts *o)
 		fprintf(stderr, "syntwin-server: --tree %s\n", err);
 		return -1;
 	}
+	if ((o->points & ~(1u << PT_TC)) && !o->point_devs) {
+		fprintf(stderr, "syntwin-server: --capture-points needs --point-devs\n");
+		return -1;
+	}
+	if (o->test_point_every && !(o->points & (1u << o->test_point))) {
+		fprintf(stderr, "syntwin-server: --test-corrupt-point: that point is not in "
+			"--capture-points\n");
+		return -1;
+	}
 	if (!o->test_fault != !o->test_fault_after) {
 		fprintf(stderr, "syntwin-server: --test-fault and --test-fault-after go together\n");
 		return -1;
@@ -148,7 +191,7 @@ int options_parse(int argc, char **argv, struct opts *o)
 	*o = (struct opts){ .gen = gen, .run = { .mix = "default", .parallel = 1 },
 			    .series_hash = "", .mix = "", .rerun_of = "",
 			    .p0f_db = "/etc/p0f/p0f.fp", .shard = "", .netem = "", .netem_back = "",
-			    .seed = 1, .test_reset = -1 };
+			    .seed = 1, .test_reset = -1, .points = 1u << PT_TC };
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int rc;

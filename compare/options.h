@@ -27,6 +27,10 @@ struct opts {
 					 * connection #test_reset; -1: none */
 	const char *test_fault;		/* "kill-server" or "panic" */
 	bool hex_all;
+	unsigned int points;		/* --capture-points (point_names.h); tc always */
+	const char *point_devs;		/* --point-devs: the server's devices */
+	int test_point;			/* TEST ONLY: --test-corrupt-point's point, */
+	uint64_t test_point_every;	/* ... and every how many of its copies */
 	/* what the plan makes (driver_configure()) */
 	uint64_t held_back, abandoned, dup_synack; /* planned handshakes (gen/planned.c) */
 	bool sockets;			/* the socket generator runs in this loop */

@@ -7,7 +7,8 @@
 # opens (its provides file: synack-save, patch 0002), every socket connection also checks the
 # active direction: the witness watches c0 too.
 # usage: run-guest.sh CONNECTIONS SEED SERIES_HASH ENTRIES MIX PARALLEL RERUN SHARD
-#                     [--netem SPEC] [--netem-back SPEC] [SERVER ARGS...]
+#                     [--netem SPEC] [--netem-back SPEC] [--capture-points LIST]
+#                     [--xdp-mode auto|generic] [SERVER ARGS...]
 # RERUN 1: rerun.jsonl in the share is an earlier run's records (same CONNECTIONS, SEED, MIX);
 # only the connections that were not identical there are made again.
 # SHARD I/N (or -): each generator makes only the indexes i % N == I of the whole run's sequence
@@ -16,6 +17,9 @@
 # after its 1,500th record reached the disk (tests/faults.sh knows that number); splat: the
 # guest kernel logs a WARN at the end; reset: the server resets socket connection #5 once it has
 # judged it, and the client waits for that reset before it checks the connection.
+# --capture-points: the points beside tc (xdp, tcp, wire; docs/capture-points.md), the BPF ones
+# attached with the witness, all compared with the kernel's copy by the server; --xdp-mode
+# generic: XDP in generic mode even where the driver has its own.
 # Environment: SYNTWIN_OUT (default /mnt/share), where results go; SYNTWIN_PROVIDES (default
 # $SYNTWIN_OUT/provides, which `syntwin run` copies there), the series' declaration. The kernel
 # tree's facts (compare/tree_facts.h) come from the host's build in the ctl share (/mnt/ctl/tree).
@@ -30,12 +34,14 @@ since() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
 t_start=$(up)
 n=$1 seed=$2 shash=$3 entries=$4 mix=$5 parallel=$6 rerun=$7 shard=$8
 shift 8
-splat='' netem='' netem_back=''
+splat='' netem='' netem_back='' points='' xdp_mode=auto
 # this script's own options first (netem's), then the server's
 while [ $# -ge 2 ]; do
 	case $1 in
 	--netem) netem=$2 ;;
 	--netem-back) netem_back=$2 ;;
+	--capture-points) points=$2 ;;
+	--xdp-mode) xdp_mode=$2 ;;
 	*) break ;;
 	esac
 	shift 2
@@ -72,8 +78,15 @@ case $rc in
 1) ;;
 *) echo "syntwin: $provides: the series' declaration is not valid (a setup error)" >&2; exit 2 ;;
 esac
+# the capture points beside tc: the BPF ones attached with the witness, on the server's devices
+pdevs=s0,tun0,tap0 pattach='' pserver=''
+if [ -n "$points" ]; then
+	pattach="--points $points"
+	[ "$xdp_mode" = auto ] || pattach="$pattach --xdp-generic"
+	pserver="--capture-points $points --point-devs $pdevs"
+fi
 # shellcheck disable=SC2086
-syntwin-loader attach --netns server --dev s0 --dev tun0 --dev tap0 $cdev --cgroup /sys/fs/cgroup --entries "$entries" ||
+syntwin-loader attach --netns server --dev s0 --dev tun0 --dev tap0 $cdev --cgroup /sys/fs/cgroup --entries "$entries" $pattach ||
 	{ echo "syntwin: the witness did not attach (a setup error, not a verdict)" >&2; exit 2; }
 # The server netns's sysctls, in one process (each `ip netns exec` costs a fraction of a second
 # under TCG):
@@ -109,7 +122,7 @@ syntwin-server --out "$out" --seed "$seed" --series-hash "$shash" --shard "$shar
 	--run-connections "$n" --run-mix "$mix" --run-parallel "$parallel" --provides "$provides" \
 	--tree "$tree" \
 	${rerun_file:+--run-rerun "$rerun_file"} --generated-file /tmp/server-generated \
-	--netem "$netem" --netem-back "$netem_back" "$@" || src=$?
+	--netem "$netem" --netem-back "$netem_back" $pserver "$@" || src=$?
 t_end=$(up)
 # the server wrote the uptime its last generator finished at (none if it stopped before)
 t_generated=$(cat /tmp/server-generated 2>/dev/null) || t_generated=$t_end

@@ -22,6 +22,7 @@
 #include "keyset.h"
 #include "labels.h"
 #include "options.h"
+#include "points.h"
 #include "saved_syn_mem.h"
 #include "summary.h"
 #include "writer.h"
@@ -42,6 +43,7 @@ struct run {
 	struct capture_client cc;	/* the witness */
 	struct saved_syn_mem *mem;	/* its memory follower */
 	struct record_writer out;	/* the records */
+	struct points points;		/* the capture points beside tc (--capture-points) */
 	struct run_stats st;
 	/* the receiver's facts for the IPv4 option model (classify.h) */
 	struct ipv4_env env;

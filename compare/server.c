@@ -383,6 +383,7 @@ static int finish_run(struct run *R)
 	int rc;
 
 	judge_the_rest(R);
+	points_end(&R->points);
 	st->evictions = capture_evictions(&R->cc);
 	st->unclaimed_bindings = capture_forget_bound(&R->cc);
 	st->slab_end = slab_bytes("");
@@ -393,7 +394,8 @@ static int finish_run(struct run *R)
 			      .active_unrecorded = st->active_unrecorded,
 			      .active_planned = R->o.active, .evictions = st->evictions,
 			      .lost = st->lost, .write_failed = R->out.write_errno != 0,
-			      .keys_lost = st->keys_lost };
+			      .keys_lost = st->keys_lost,
+			      .points_lost = points_lost(&R->points) };
 	st->partial = judge_run_partial(&e);
 	say_the_end(R);
 	rc = report_close(&R->out.rep); /* first: the summary counts the records it flushed */
@@ -411,6 +413,10 @@ static int finish_run(struct run *R)
 			(unsigned long long)st->client_failed,
 			(unsigned long long)st->client_failed_proven);
 	summary_print_result(st, R->o.active > 0);
+	if (points_close(&R->points)) {
+		fprintf(stderr, "syntwin-server: the wire's capture files could not be written\n");
+		rc = 2;
+	}
 	capture_client_close(&R->cc);
 	if (rc)
 		return 2;
@@ -583,6 +589,11 @@ static int setup(struct loop *L, struct run *R)
 	    !(R->mem = saved_syn_mem_open_pinned()) || report_open(rep, o->out))
 		return -1;
 	rep->shard = o->shard;
+	if (points_open(&R->points, o->points, o->point_devs ? o->point_devs : "", o->out,
+			&st->points))
+		return -1;
+	R->points.test_point = o->test_point;
+	R->points.test_every = o->test_point_every;
 	if (reserve_space(o->out)) {
 		fprintf(stderr, "syntwin-server: cannot write %s/%s: %s\n", o->out, RESERVE_NAME,
 			strerror(errno));

@@ -3,8 +3,9 @@
  * syntwin-fingerprints (host): the fingerprints syntwin computes, for a pcap or a run.
  *   --pcap FILE    one line per packet: "SECONDS<TAB>JA4T<TAB>P0F_RAW_SIG<TAB>P0F_LABEL", the
  *                  packet's timestamp seconds first (a run's syns.pcap stamps record n as n s)
- *   --table TSV --p0f-log LOG
- *                  the run view of `syntwin fingerprints DIR` (fp_table.c)
+ *   --table TSV --p0f-log LOG [--tshark FIELDS] [--copy NAME]
+ *                  the run view of `syntwin fingerprints DIR` (fp_table.c): p0f's log and
+ *                  tshark's fields of the copy NAME (default "the witness's copies")
  * [--p0f-db FILE] the p0f database (default /etc/p0f/p0f.fp).
  * Exit 0, 1 when the table finds p0f disagreeing with syntwin, 2 on bad input.
  */
@@ -18,7 +19,8 @@
 
 static const char usage[] =
 	"usage: syntwin-fingerprints [--p0f-db FILE] --pcap FILE\n"
-	"       syntwin-fingerprints [--p0f-db FILE] --table RECORDS.tsv --p0f-log LOG\n";
+	"       syntwin-fingerprints [--p0f-db FILE] --table RECORDS.tsv --p0f-log LOG\n"
+	"                            [--tshark FIELDS.tsv] [--copy NAME]\n";
 
 /* Where the IP header starts under link type @dlt; -1: a link type this tool does not read. */
 static int link_offset(int dlt)
@@ -70,6 +72,7 @@ static int print_pcap(const char *path, const struct p0f_db *db)
 int main(int argc, char **argv)
 {
 	const char *dbpath = "/etc/p0f/p0f.fp", *pcap = NULL, *table = NULL, *log = NULL;
+	const char *tshark = NULL, *copy = "the witness's copies";
 	char err[512];
 	struct p0f_db db;
 	int rc;
@@ -78,7 +81,9 @@ int main(int argc, char **argv)
 		const char **dst = !strcmp(argv[i], "--p0f-db") ? &dbpath :
 				   !strcmp(argv[i], "--pcap") ? &pcap :
 				   !strcmp(argv[i], "--table") ? &table :
-				   !strcmp(argv[i], "--p0f-log") ? &log : NULL;
+				   !strcmp(argv[i], "--p0f-log") ? &log :
+				   !strcmp(argv[i], "--tshark") ? &tshark :
+				   !strcmp(argv[i], "--copy") ? &copy : NULL;
 
 		if (!dst || i + 1 == argc) {
 			fprintf(stderr, "syntwin-fingerprints: %s '%s'\n%s",
@@ -95,7 +100,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "syntwin-fingerprints: %s\n", err);
 		return 2;
 	}
-	rc = pcap ? print_pcap(pcap, &db) : fp_table(table, log, stdout);
+	rc = pcap ? print_pcap(pcap, &db) : fp_table(table, log, tshark, copy, stdout);
 	p0f_db_free(&db);
 	return rc;
 }

@@ -2,9 +2,12 @@
 /*
  * The run view of `syntwin fingerprints DIR`: the fingerprints seen per generator and profile,
  * how many records keep them through both witnesses, and the cross-check with the real p0f.
- * Input: the records as tab-separated fields (jq makes them from connections.jsonl, see
- * TSV_FIELDS in ./syntwin) and p0f's log of DIR/syns.pcap, whose date is the record number
- * (report.c stamps record n as n seconds; p0f ran with TZ=UTC).
+ * Input: the records as tab-separated fields (fingerprint/fingerprints.sh makes them from
+ * connections.jsonl: both witnesses' fingerprints, then those of the copy the tools ran on), p0f's
+ * log of that copy's pcap (DIR/wire-syns.pcap where the run captured the wire, else
+ * DIR/syns.pcap), whose date is the record number (report.c stamps record n as n seconds; p0f
+ * ran with TZ=UTC), and tshark's fields of the same pcap, from which JA4T is assembled as
+ * FoxIO's reference reads it.
  */
 #define _GNU_SOURCE /* timegm */
 #include "fp_table.h"
@@ -17,11 +20,13 @@
 
 #include "fp_record.h"
 
+/* ..._C: the fingerprints of the copy p0f and tshark ran on (the wire's, or the witness's) */
 enum { F_N, F_DIR, F_GEN, F_KNOBS, F_JA4T_N, F_JA4T_B, F_P0F_N, F_P0F_B, F_LABEL_N, F_LABEL_B,
-       F_COUNT };
+       F_JA4T_C, F_P0F_C, F_LABEL_C, F_COUNT };
 
 struct p0f_seen {
 	char *sig, *label;	/* NULL: p0f logged nothing for this record */
+	char *ja4t;		/* NULL: tshark dissected no frame of this record */
 };
 
 struct row {
@@ -35,17 +40,76 @@ struct table {
 	struct row *rows;
 	size_t nrows, cap;
 	uint64_t checked, agree, p0f_lines, matched_lines;
+	uint64_t ja4t_checked, ja4t_agree, tshark_lines, ja4t_matched;
 	unsigned int shown;	/* disagreements printed */
+	bool tshark;		/* tshark's fields were given: JA4T is checked too */
 };
 
-/* "[1970/01/01 00:00:05] mod=syn|...|os=X|...|raw_sig=S": record 5, label "os=X", sig S */
+/* Room in t->seen for record @n. 0 or -1. */
+static int grow(struct table *t, size_t n)
+{
+	struct p0f_seen *g;
+
+	if (n < t->nseen)
+		return 0;
+	g = realloc(t->seen, (n + 1024) * sizeof(*g));
+	if (!g)
+		return -1;
+	memset(g + t->nseen, 0, (n + 1024 - t->nseen) * sizeof(*g));
+	t->seen = g, t->nseen = n + 1024;
+	return 0;
+}
+
+/*
+ * One line of tshark's fields (frame.time_epoch, tcp.window_size_value, tcp.option_kind,
+ * tcp.options.mss_val, tcp.options.wscale.shift; lists comma-separated) into record n's JA4T:
+ * window, the option kinds joined by '-' ("00": none), the last MSS (two digits at least,
+ * "00": none), the last window scale ("00": none or 0), as FoxIO's reference ja4 reads
+ * tshark's dissection.
+ */
+static int tshark_line(struct table *t, char *line)
+{
+	char *f[5], *p = line, ja4t[JA4T_MAX], mss[16] = "00", *last;
+	size_t n;
+
+	for (int i = 0; i < 5; i++) {
+		f[i] = p;
+		p += strcspn(p, "\t\n");
+		if (i < 4 && *p != '\t')
+			return -1;
+		*p++ = 0;
+	}
+	n = strtoull(f[0], NULL, 10);
+	if (grow(t, n))
+		return -1;
+	for (char *k = f[2]; *k; k++)
+		if (*k == ',')
+			*k = '-';
+	last = strrchr(f[3], ',');
+	last = last ? last + 1 : f[3];
+	if (*last)
+		snprintf(mss, sizeof(mss), "%02lu", strtoul(last, NULL, 10));
+	p = strrchr(f[4], ',');
+	p = p ? p + 1 : f[4];
+	snprintf(ja4t, sizeof(ja4t), "%s_%s_%s_%s", f[1], *f[2] ? f[2] : "00", mss,
+		 *p && strcmp(p, "0") ? p : "00");
+	free(t->seen[n].ja4t);
+	t->seen[n].ja4t = strdup(ja4t);
+	t->tshark_lines++;
+	return t->seen[n].ja4t ? 0 : -1;
+}
+
+/* "[1970/01/01 00:00:05] mod=syn|...|os=X|...|raw_sig=S": record 5, label "os=X", sig S
+ * (mod=sendsyn probe alike) */
 static int p0f_line(struct table *t, char *line)
 {
 	struct tm tm = { 0 };
 	char *sig, *lab, *end;
 	size_t n;
 
-	if (!strstr(line, "|mod=syn|") && !strstr(line, " mod=syn|"))
+	/* p0f reports a SYN shaped like its own p0f-sendsyn probes (window 1337, MSS 1331) under
+	 * "sendsyn probe", with the signature and label any SYN gets */
+	if (!strstr(line, " mod=syn|") && !strstr(line, " mod=sendsyn probe|"))
 		return 0;
 	if (!strptime(line, "[%Y/%m/%d %H:%M:%S]", &tm) || !(sig = strstr(line, "|raw_sig=")))
 		return -1;
@@ -55,14 +119,8 @@ static int p0f_line(struct table *t, char *line)
 	if (!lab)
 		return -1;
 	n = (size_t)timegm(&tm);
-	if (n >= t->nseen) {
-		struct p0f_seen *g = realloc(t->seen, (n + 1024) * sizeof(*g));
-
-		if (!g)
-			return -1;
-		memset(g + t->nseen, 0, (n + 1024 - t->nseen) * sizeof(*g));
-		t->seen = g, t->nseen = n + 1024;
-	}
+	if (grow(t, n))
+		return -1;
 	sig += strlen("|raw_sig=");
 	sig[strcspn(sig, "|\n")] = 0;
 	end = strchr(++lab, '|');
@@ -76,7 +134,9 @@ static int p0f_line(struct table *t, char *line)
 	return t->seen[n].sig && t->seen[n].label ? 0 : -1;
 }
 
-static int read_p0f_log(struct table *t, const char *path)
+/* Each line of @path (@what's output) through @line_fn. 0, or -1 (said). */
+static int read_lines(struct table *t, const char *path, const char *what,
+		     int (*line_fn)(struct table *t, char *line))
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
@@ -88,9 +148,9 @@ static int read_p0f_log(struct table *t, const char *path)
 		return -1;
 	}
 	while (!rc && getline(&line, &cap, f) > 0)
-		if (p0f_line(t, line)) {
-			fprintf(stderr, "syntwin-fingerprints: %s: a p0f line not understood: %s", path,
-				line);
+		if (line_fn(t, line)) {
+			fprintf(stderr, "syntwin-fingerprints: %s: a %s line not understood: %s", path,
+				what, line);
 			rc = -1;
 		}
 	free(line);
@@ -129,18 +189,38 @@ static struct row *row_for(struct table *t, char **f)
 	return r;
 }
 
-/* Does p0f's own log agree with syntwin on passive record @n (the witness's copy)? */
+/* Does tshark's dissection give passive record @n's JA4T as syntwin computed it? */
+static void ja4t_check(struct table *t, size_t n, char **f)
+{
+	const struct p0f_seen *s = n < t->nseen ? &t->seen[n] : NULL;
+	bool theirs = s && s->ja4t, ours = *f[F_JA4T_C];
+
+	if (!theirs && !ours)
+		return;
+	t->ja4t_checked++;
+	t->ja4t_matched += theirs;
+	if (theirs && ours && !strcmp(s->ja4t, f[F_JA4T_C])) {
+		t->ja4t_agree++;
+		return;
+	}
+	if (t->shown++ < 10)
+		fprintf(stderr, "syntwin-fingerprints: record %zu: tshark's fields make JA4T %s, "
+			"syntwin says %s\n", n, theirs ? s->ja4t : "(no frame)",
+			ours ? f[F_JA4T_C] : "(nothing)");
+}
+
+/* Does p0f's own log agree with syntwin on passive record @n (the copy it ran on)? */
 static void cross_check(struct table *t, struct row *r, size_t n, char **f)
 {
 	const struct p0f_seen *s = n < t->nseen ? &t->seen[n] : NULL;
-	bool theirs = s && s->sig, ours = *f[F_P0F_B];
+	bool theirs = s && s->sig, ours = *f[F_P0F_C];
 
 	if (!theirs && !ours)
 		return;
 	t->checked++;
 	r->p0f_checked++;
 	t->matched_lines += theirs;
-	if (theirs && ours && !strcmp(s->sig, f[F_P0F_B]) && !strcmp(s->label, f[F_LABEL_B])) {
+	if (theirs && ours && !strcmp(s->sig, f[F_P0F_C]) && !strcmp(s->label, f[F_LABEL_C])) {
 		t->agree++;
 		r->p0f_agree++;
 		return;
@@ -148,7 +228,7 @@ static void cross_check(struct table *t, struct row *r, size_t n, char **f)
 	if (t->shown++ < 10)
 		fprintf(stderr, "syntwin-fingerprints: record %zu: p0f says %s %s, syntwin %s %s\n", n,
 			theirs ? s->sig : "(nothing)", theirs ? s->label : "",
-			ours ? f[F_P0F_B] : "(nothing)", f[F_LABEL_B]);
+			ours ? f[F_P0F_C] : "(nothing)", f[F_LABEL_C]);
 }
 
 /* Split one TSV line in place; @tsv's escapes (\t, \n, \\) are undone. */
@@ -200,8 +280,11 @@ static int read_records(struct table *t, const char *path)
 			r->same_ja4t += !strcmp(f[F_JA4T_N], f[F_JA4T_B]);
 			r->same_label += !strcmp(f[F_LABEL_N], f[F_LABEL_B]);
 		}
-		if (!strcmp(f[F_DIR], "passive"))
+		if (!strcmp(f[F_DIR], "passive")) {
 			cross_check(t, r, strtoull(f[F_N], NULL, 10), f);
+			if (t->tshark)
+				ja4t_check(t, strtoull(f[F_N], NULL, 10), f);
+		}
 	}
 	free(line);
 	fclose(fp);
@@ -240,23 +323,35 @@ static void print(struct table *t, FILE *out)
 	}
 }
 
-int fp_table(const char *tsv, const char *p0f_log, FILE *out)
+int fp_table(const char *tsv, const char *p0f_log, const char *tshark, const char *copy,
+	     FILE *out)
 {
-	struct table t = { 0 };
+	struct table t = { .tshark = tshark != NULL };
 	int rc = 2;
 
-	if (read_p0f_log(&t, p0f_log) || read_records(&t, tsv))
+	if (read_lines(&t, p0f_log, "p0f", p0f_line) ||
+	    (tshark && read_lines(&t, tshark, "tshark", tshark_line)) ||
+	    read_records(&t, tsv))
 		goto done;
 	print(&t, out);
-	fprintf(out, "p0f's own raw_sig and label equal syntwin's for %llu of %llu passive records "
-		"(%llu p0f log lines, %llu of them matched to a record)\n",
+	fprintf(out, "on %s: p0f's own raw_sig and label equal syntwin's for %llu of %llu passive "
+		"records (%llu p0f log lines, %llu of them matched to a record)\n", copy,
 		(unsigned long long)t.agree, (unsigned long long)t.checked,
 		(unsigned long long)t.p0f_lines, (unsigned long long)t.matched_lines);
 	rc = t.agree == t.checked && t.matched_lines == t.p0f_lines ? 0 : 1;
+	if (tshark) {
+		fprintf(out, "on %s: tshark's JA4T equals syntwin's for %llu of %llu passive records "
+			"(%llu frames dissected, %llu of them matched to a record)\n", copy,
+			(unsigned long long)t.ja4t_agree, (unsigned long long)t.ja4t_checked,
+			(unsigned long long)t.tshark_lines, (unsigned long long)t.ja4t_matched);
+		if (t.ja4t_agree != t.ja4t_checked || t.ja4t_matched != t.tshark_lines)
+			rc = 1;
+	}
 done:
 	for (size_t i = 0; i < t.nseen; i++) {
 		free(t.seen[i].sig);
 		free(t.seen[i].label);
+		free(t.seen[i].ja4t);
 	}
 	free(t.seen);
 	free(t.rows);

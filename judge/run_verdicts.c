@@ -110,7 +110,7 @@ bool judge_run_partial(const struct run_end *e)
 {
 	return e->passive_paid < e->passive_planned ||
 	       e->active + e->active_unrecorded < e->active_planned || e->evictions > 0 || e->lost ||
-	       e->write_failed || e->keys_lost;
+	       e->write_failed || e->keys_lost || e->points_lost;
 }
 
 int judge_run_status(const struct run_end *e, bool partial)

@@ -94,6 +94,8 @@ struct run_end {
 	bool keys_lost;			/* a judged key not kept (out of memory) */
 	uint64_t unexplained;
 	size_t expectations_failed;
+	uint64_t points_lost;		/* the capture points' copies lost to their own stores
+					 * (their failures are in unexplained) */
 };
 /* Passive connections paid: each planned connection pays once; a second child of one SYN does
  * not pay for another's, and, once every capture is judged (@judged), a connection proven to

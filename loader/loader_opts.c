@@ -6,12 +6,15 @@
 #include <string.h>
 
 #include "parse_num.h"
+#include "point_names.h"
 
 const char loader_usage[] =
 	"usage: syntwin-loader attach --dev IFNAME[@NETNS] [--dev ...] --cgroup PATH [--entries N]\n"
 	"                             [--netns NAME]   (NAME: the default netns of the devices)\n"
 	"                             [--ring-bytes B]   (the ring's size: a power of two, 4096..2^30)\n"
 	"                             [--no-memory-follower]   (no kmalloc/kfree programs)\n"
+	"                             [--points LIST] [--xdp-generic] [--only-points]\n"
+	"                             (capture points beside tc: xdp, tcp; alone: no witness)\n"
 	"       syntwin-loader detach\n"
 	"       syntwin-loader dump [--json]\n"
 	"       syntwin-loader stats [--json]\n"
@@ -39,7 +42,8 @@ int loader_parse(int argc, char **argv, struct loader_opts *o, char *err, size_t
 	o->cmd = (enum loader_cmd)i;
 	for (i = 2; i < argc; i++) {
 		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-		bool takes_value = strcmp(a, "--json") && strcmp(a, "--no-memory-follower");
+		bool takes_value = strcmp(a, "--json") && strcmp(a, "--no-memory-follower") &&
+				   strcmp(a, "--xdp-generic") && strcmp(a, "--only-points");
 
 		if (takes_value && (!val || !*val)) {
 			snprintf(err, errlen, "%s: missing value", a);
@@ -67,6 +71,13 @@ int loader_parse(int argc, char **argv, struct loader_opts *o, char *err, size_t
 			o->devs[o->ndevs++] = val;
 		} else if (strcmp(a, "--no-memory-follower") == 0 && o->cmd == CMD_ATTACH) {
 			o->no_memory_follower = true;
+		} else if (strcmp(a, "--points") == 0 && o->cmd == CMD_ATTACH) {
+			if (points_parse(val, &o->points, err, errlen))
+				return -1;
+		} else if (strcmp(a, "--xdp-generic") == 0 && o->cmd == CMD_ATTACH) {
+			o->xdp_generic = true;
+		} else if (strcmp(a, "--only-points") == 0 && o->cmd == CMD_ATTACH) {
+			o->only_points = true;
 		} else if (strcmp(a, "--netns") == 0 && o->cmd == CMD_ATTACH) {
 			o->netns = val;
 		} else if (strcmp(a, "--cgroup") == 0 && o->cmd == CMD_ATTACH) {
@@ -94,7 +105,11 @@ int loader_parse(int argc, char **argv, struct loader_opts *o, char *err, size_t
 		if (takes_value)
 			i++;
 	}
-	if (o->cmd == CMD_ATTACH && (!o->ndevs || !o->cgroup)) {
+	if (o->only_points && !(o->points & (1u << PT_XDP | 1u << PT_TCP | 1u << PT_TC))) {
+		snprintf(err, errlen, "attach: --only-points needs --points with tc, xdp or tcp");
+		return -1;
+	}
+	if (o->cmd == CMD_ATTACH && (!o->ndevs || (!o->cgroup && !o->only_points))) {
 		snprintf(err, errlen, "attach: needs at least one --dev and a --cgroup");
 		return -1;
 	}

@@ -22,6 +22,9 @@ struct loader_opts {
 	uint64_t cookie;	/* lookup */
 	bool json;
 	bool no_memory_follower; /* attach: leave out saved_syn_mem (bench: what it costs) */
+	unsigned int points;	/* attach: the capture points (1 << enum capture_point) */
+	bool xdp_generic;	/* ... XDP in generic mode even where the driver has its own */
+	bool only_points;	/* ... the points alone, no witness (bench: what a point costs) */
 };
 
 extern const char loader_usage[];

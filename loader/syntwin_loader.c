@@ -27,6 +27,8 @@
 #include "hex.h"
 #include "loader_opts.h"
 #include "net_helpers.h"
+#include "point_names.h"
+#include "points_attach.h"
 #include "saved_syn_mem.h"
 #include "syn_capture.skel.h"
 #include "syn_sockops.skel.h"
@@ -177,6 +179,148 @@ static int enter_dev_net(const char *ns)
 	return home_net >= 0 ? netns_set(home_net, "the loader's own netns") : 0;
 }
 
+/*
+ * The capture points (--points) on the devices of the default netns (the server's: a device
+ * named with its own @NETNS is the client's, which sends the SYNs), resolved as @ifindex,
+ * @dev_ns, @dev_name. Returns 0 or -1.
+ */
+static int attach_points(const struct loader_opts *o, const unsigned int *ifindex,
+			 const char *const *dev_ns, char (*dev_name)[16])
+{
+	struct point_dev d[LOADER_MAX_DEVS];
+	char list[64], path[300];
+	struct stat st;
+	int n = 0;
+
+	for (int i = 0; i < o->ndevs; i++) {
+		if (dev_ns[i] != o->netns)
+			continue;
+		d[n] = (struct point_dev){ .ifindex = ifindex[i], .ns = dev_ns[i],
+					   .name = dev_name[i] };
+		if (enter_dev_net(dev_ns[i]) || dev_mac_len(dev_name[i], &d[n].mac_len))
+			return -1;
+		n++;
+	}
+	/* the tcp point's netns: --netns's (a namespace's nsfs inode is its number) */
+	snprintf(path, sizeof(path), o->netns ? "/run/netns/%s" : "/proc/self/ns/net",
+		 o->netns ? o->netns : "");
+	if (stat(path, &st)) {
+		fprintf(stderr, "syntwin-loader: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (points_attach(o->points, o->entries, o->xdp_generic, (uint32_t)st.st_ino, d, n,
+			  enter_dev_net))
+		return -1;
+	points_text(o->points, list, sizeof(list));
+	printf("capture points: %s\n", list);
+	return 0;
+}
+
+/*
+ * tc ingress (and with @egress, egress) of @cap on every --dev (resolved: @ifindex, @dev_ns,
+ * @dev_name), each device registered in dev_info and written to @state for detach. 0 or -1.
+ */
+static int attach_tc_devs(const struct loader_opts *o, struct syn_capture_bpf *cap, FILE *state,
+			  const unsigned int *ifindex, const char *const *dev_ns,
+			  char (*dev_name)[16], bool egress)
+{
+	int err;
+
+	for (int i = 0; i < o->ndevs; i++) {
+		struct dev_info di, old;
+		LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex[i], .attach_point = BPF_TC_INGRESS);
+		LIBBPF_OPTS(bpf_tc_opts, tco, .handle = TC_HANDLE, .priority = TC_PRIO,
+			    .prog_fd = bpf_program__fd(cap->progs.syn_capture));
+		bool created = false;
+
+		if (enter_dev_net(dev_ns[i]))
+			return -1;
+		fprintf(state, "netns %s\n", dev_ns[i] ? dev_ns[i] : "-");
+		if (dev_mac_len(dev_name[i], &di.mac_len))
+			return -1;
+		/* dev_info is keyed by ifindex, which is per namespace: two devices with one index
+		 * must agree on their link-layer header length, or the programs would misparse. */
+		if (!bpf_map__lookup_elem(cap->maps.dev_info, &ifindex[i], sizeof(__u32), &old,
+					  sizeof(old), 0) && old.mac_len != di.mac_len) {
+			fprintf(stderr, "syntwin-loader: %s has ifindex %u, like an earlier device with "
+				"a %u-byte link header; give one of them another index\n", o->devs[i],
+				ifindex[i], old.mac_len);
+			return -1;
+		}
+		if (bpf_map__update_elem(cap->maps.dev_info, &ifindex[i], sizeof(__u32), &di,
+					 sizeof(di), BPF_ANY)) {
+			fprintf(stderr, "Failed to register device %s\n", o->devs[i]);
+			return -1;
+		}
+		/* Tolerate an existing clsact qdisc, and remember whether we made it. */
+		err = bpf_tc_hook_create(&hook);
+		if (err && err != -EEXIST) {
+			fprintf(stderr, "Failed to create clsact on %s: %s\n", o->devs[i], strerror(-err));
+			return -1;
+		}
+		created = !err;
+		fprintf(state, "dev %u %s %d\n", ifindex[i], dev_name[i], created);
+		fflush(state);
+		err = bpf_tc_attach(&hook, &tco);
+		if (err) {
+			fprintf(stderr, "Failed to attach tc ingress on %s: %s\n", o->devs[i],
+				strerror(-err));
+			return -1;
+		}
+		/* egress: the SYN-ACKs this side sends, noted on the SYNs they answer */
+		if (!egress)
+			continue;
+		hook.attach_point = BPF_TC_EGRESS;
+		tco.prog_fd = bpf_program__fd(cap->progs.synack_egress);
+		tco.prog_id = 0;
+		err = bpf_tc_attach(&hook, &tco);
+		if (err) {
+			fprintf(stderr, "Failed to attach tc egress on %s: %s\n", o->devs[i],
+				strerror(-err));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The tc point alone (--only-points with tc): the capture program on tc ingress of every --dev,
+ * without egress, sockops, kfree_skb or the memory follower: what copying a SYN at tc costs, as
+ * the other points are measured. 0 or -1 (what was attached is in the state file for detach).
+ */
+static int attach_tc_alone(const struct loader_opts *o, const unsigned int *ifindex,
+			   const char *const *dev_ns, char (*dev_name)[16])
+{
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .pin_root_path = CAPTURE_PIN_DIR);
+	struct syn_capture_bpf *cap = syn_capture_bpf__open_opts(&open_opts);
+	FILE *state = NULL;
+	int err = -1;
+
+	if (!cap || bpf_map__set_max_entries(cap->maps.syn_by_flow, o->entries) ||
+	    bpf_map__set_max_entries(cap->maps.syn_events, ring_bytes(o)) ||
+	    syn_capture_bpf__load(cap)) {
+		fprintf(stderr, "Failed to load the tc program (verifier log above)\n");
+		goto out;
+	}
+	state = fopen(STATE_FILE, "w");
+	if (!state) {
+		fprintf(stderr, "Failed to write %s: %s\n", STATE_FILE, strerror(errno));
+		goto out;
+	}
+	err = attach_tc_devs(o, cap, state, ifindex, dev_ns, dev_name, false);
+	if (!err && bpf_program__pin(cap->progs.syn_capture, PIN_PROG_TC)) {
+		fprintf(stderr, "Failed to pin %s\n", PIN_PROG_TC);
+		err = -1;
+	}
+	if (!err)
+		printf("capture point tc alone: tc ingress on %d device(s)\n", o->ndevs);
+out:
+	if (state)
+		fclose(state);
+	syn_capture_bpf__destroy(cap);
+	return err;
+}
+
 static int cmd_attach(const struct loader_opts *o)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .pin_root_path = CAPTURE_PIN_DIR);
@@ -201,6 +345,14 @@ static int cmd_attach(const struct loader_opts *o)
 	}
 	if (check_bpffs())
 		return 1;
+	if (o->only_points) {
+		/* the study's cost of a point alone: no witness at all */
+		if ((!(o->points & (1u << PT_TC)) || !attach_tc_alone(o, ifindex, dev_ns, dev_name)) &&
+		    !attach_points(o, ifindex, dev_ns, dev_name))
+			return 0;
+		cmd_detach();
+		return 1;
+	}
 	cg_fd = open(o->cgroup, O_RDONLY | O_DIRECTORY);
 	if (cg_fd < 0) {
 		fprintf(stderr, "syntwin-loader: cgroup %s: %s (is cgroup v2 mounted?)\n", o->cgroup,
@@ -243,58 +395,9 @@ static int cmd_attach(const struct loader_opts *o)
 	fprintf(state, "cgroup %s\n", o->cgroup);
 	fflush(state);
 
-	for (i = 0; i < o->ndevs; i++) {
-		struct dev_info di, old;
-		LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex[i], .attach_point = BPF_TC_INGRESS);
-		LIBBPF_OPTS(bpf_tc_opts, tco, .handle = TC_HANDLE, .priority = TC_PRIO,
-			    .prog_fd = bpf_program__fd(cap->progs.syn_capture));
-		bool created = false;
-
-		if (enter_dev_net(dev_ns[i]))
-			goto cleanup;
-		fprintf(state, "netns %s\n", dev_ns[i] ? dev_ns[i] : "-");
-		if (dev_mac_len(dev_name[i], &di.mac_len))
-			goto cleanup;
-		/* dev_info is keyed by ifindex, which is per namespace: two devices with one index
-		 * must agree on their link-layer header length, or the programs would misparse. */
-		if (!bpf_map__lookup_elem(cap->maps.dev_info, &ifindex[i], sizeof(__u32), &old,
-					  sizeof(old), 0) && old.mac_len != di.mac_len) {
-			fprintf(stderr, "syntwin-loader: %s has ifindex %u, like an earlier device with "
-				"a %u-byte link header; give one of them another index\n", o->devs[i],
-				ifindex[i], old.mac_len);
-			goto cleanup;
-		}
-		if (bpf_map__update_elem(cap->maps.dev_info, &ifindex[i], sizeof(__u32), &di,
-					 sizeof(di), BPF_ANY)) {
-			fprintf(stderr, "Failed to register device %s\n", o->devs[i]);
-			goto cleanup;
-		}
-		/* Tolerate an existing clsact qdisc, and remember whether we made it. */
-		err = bpf_tc_hook_create(&hook);
-		if (err && err != -EEXIST) {
-			fprintf(stderr, "Failed to create clsact on %s: %s\n", o->devs[i], strerror(-err));
-			goto cleanup;
-		}
-		created = !err;
-		fprintf(state, "dev %u %s %d\n", ifindex[i], dev_name[i], created);
-		fflush(state);
-		err = bpf_tc_attach(&hook, &tco);
-		if (err) {
-			fprintf(stderr, "Failed to attach tc ingress on %s: %s\n", o->devs[i],
-				strerror(-err));
-			goto cleanup;
-		}
-		/* egress: the SYN-ACKs this side sends, noted on the SYNs they answer */
-		hook.attach_point = BPF_TC_EGRESS;
-		tco.prog_fd = bpf_program__fd(cap->progs.synack_egress);
-		tco.prog_id = 0;
-		err = bpf_tc_attach(&hook, &tco);
-		if (err) {
-			fprintf(stderr, "Failed to attach tc egress on %s: %s\n", o->devs[i],
-				strerror(-err));
-			goto cleanup;
-		}
-	}
+	err = attach_tc_devs(o, cap, state, ifindex, dev_ns, dev_name, true);
+	if (err)
+		goto cleanup;
 	err = bpf_prog_attach(bpf_program__fd(sops->progs.syn_sockops), cg_fd, BPF_CGROUP_SOCK_OPS, 0);
 	if (err) {
 		fprintf(stderr, "Failed to attach sockops to %s: %s\n", o->cgroup, strerror(errno));
@@ -309,6 +412,8 @@ static int cmd_attach(const struct loader_opts *o)
 	err = attach_drops(o, &open_opts);
 	if (!err && !o->no_memory_follower)
 		err = saved_syn_mem_attach_pinned(o->entries, ring_bytes(o));
+	if (!err)
+		err = attach_points(o, ifindex, dev_ns, dev_name);
 	if (err)
 		goto cleanup;
 	printf("attached: tc ingress and egress on %d device(s), sockops on %s, kfree_skb, %s"
@@ -392,6 +497,7 @@ static int cmd_detach(void)
 	if (state)
 		fclose(state);
 	unlink(STATE_FILE);
+	failures += points_detach();
 	for (size_t i = 0; i < sizeof(pins) / sizeof(pins[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", CAPTURE_PIN_DIR, pins[i]);
 		if (unlink(path) && errno != ENOENT) {

@@ -33,17 +33,37 @@ static void one(const struct p0f_db *db, const uint8_t *ip, size_t len, bool pas
 		f->p0f[0] = f->label[0] = 0;
 }
 
+/* The wire's frame of record @c from its IP header on, into @ip and @len: false if none. */
+static bool wire_frame(const struct conn_record *c, const uint8_t **ip, size_t *len)
+{
+	const struct point_record *pr = c->points;
+	size_t mac;
+
+	if (!pr || !(pr->mask & (1u << PT_WIRE)) || !pr->wire_frame_len)
+		return false;
+	mac = pr->copy[PT_WIRE].mac_len;
+	if (pr->wire_frame_len <= mac)
+		return false;
+	*ip = pr->wire_frame + mac;
+	*len = pr->wire_frame_len - mac;
+	return true;
+}
+
 void record_fp_compute(const struct p0f_db *db, const struct conn_record *c,
 		       struct record_fp *fp)
 {
 	size_t nm = report_native_mac_len(c);
 	const uint8_t *n = c->native && c->native_len > nm ? c->native + nm : NULL;
 	const uint8_t *b = c->bpf && c->bpf_len > c->bpf_mac_len ? c->bpf + c->bpf_mac_len : NULL;
-	size_t nl = n ? c->native_len - nm : 0, bl = b ? c->bpf_len - c->bpf_mac_len : 0;
+	size_t nl = n ? c->native_len - nm : 0, bl = b ? c->bpf_len - c->bpf_mac_len : 0, wl;
+	const uint8_t *w;
 
 	bool passive = c->direction && !strcmp(c->direction, "passive");
 
 	one(db, n, nl, passive, &fp->native);
+	fp->has_wire = wire_frame(c, &w, &wl);
+	if (fp->has_wire)
+		one(db, w, wl, passive, &fp->wire);
 	/* most records are identical from the IP header on: one computation serves both */
 	if (n && b && nl == bl && !memcmp(n, b, nl))
 		fp->bpf = fp->native;

@@ -21,11 +21,14 @@ struct fp_one {
 
 struct record_fp {
 	struct fp_one native, bpf;
+	bool has_wire;			/* the run captured the wire and has this SYN's frame: */
+	struct fp_one wire;		/* ... the packet the wire carried, payload and all */
 };
 
 struct conn_record;
 
-/* Both copies' fingerprints (a missing copy's are ""), each from its IP header on. */
+/* Both copies' fingerprints (a missing copy's are ""), each from its IP header on; and the
+ * wire's frame's, where the record has one (--capture-points wire). */
 void record_fp_compute(const struct p0f_db *db, const struct conn_record *c,
 		       struct record_fp *fp);
 

@@ -9,6 +9,7 @@
 #include "decode.h"
 #include "fp_record.h"
 #include "pcapng.h"
+#include "point_names.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -124,6 +125,34 @@ static void syns_write(struct report *r, uint64_t n, const struct conn_record *c
 	pcap_dump(r->syns, &h, buf);
 }
 
+/*
+ * wire-syns.pcap (a run with --capture-points wire): the wire's whole frame of each passive
+ * record's SYN (the copy the witness judged), from the IP header on, stamped with the record's
+ * number as syns.pcap is; opened at the first. What p0f and tshark read there is what the wire
+ * carried, payload included, not a copy of the headers. Returns 0, or -1 (errno set).
+ */
+static int wire_syns_write(struct report *r, uint64_t n, const struct point_record *pr)
+{
+	size_t mac = pr->copy[PT_WIRE].mac_len;
+	struct pcap_pkthdr h = { .ts = { .tv_sec = (time_t)n },
+				 .caplen = (bpf_u_int32)(pr->wire_frame_len - mac),
+				 .len = (bpf_u_int32)(pr->wire_frame_len - mac) };
+	char path[600];
+
+	if (!r->wire_syns) {
+		snprintf(path, sizeof(path), "%s/.wire-syns.pcap.tmp", r->dir);
+		r->wire_syns = pcap_dump_open(r->pcap_dead, path);
+		if (!r->wire_syns) {
+			fprintf(stderr, "syntwin: cannot write %s: %s\n", path,
+				pcap_geterr(r->pcap_dead));
+			errno = EIO;
+			return -1;
+		}
+	}
+	pcap_dump(r->wire_syns, &h, pr->wire_frame + mac);
+	return 0;
+}
+
 static void pcap_write(struct report *r, const uint8_t *p, size_t n)
 {
 	struct pcap_pkthdr h = { .caplen = (bpf_u_int32)n, .len = (bpf_u_int32)n };
@@ -159,6 +188,7 @@ int report_flush(struct report *r)
 	r->lines_written += r->lines_buffered;
 	r->lines_buffered = 0;
 	if ((r->pcap && pcap_dump_flush(r->pcap)) || (r->syns && pcap_dump_flush(r->syns)) ||
+	    (r->wire_syns && pcap_dump_flush(r->wire_syns)) ||
 	    (r->pcapng && fflush(r->pcapng)))
 		return -1;
 	return 0;
@@ -242,12 +272,47 @@ static void put_hex(struct line *l, const uint8_t *p, size_t n)
 	l->p += 2 * n;
 }
 
+/* "points": each capture point's verdict, and its bytes and why when not identical. */
+static void put_points(struct line *l, const struct point_record *pr)
+{
+	PUT_LIT(l, ",\"points\":{");
+	for (int pt = 0, first = 1; pt < PT_MAX; pt++) {
+		const struct point_result *r = &pr->r[pt];
+
+		if (!(pr->mask & (1u << pt)))
+			continue;
+		if (!first)
+			PUT_LIT(l, ",");
+		first = 0;
+		PUT_LIT(l, "\"");
+		put_str(l, point_names[pt]);
+		PUT_LIT(l, "\":{\"verdict\":\"");
+		put_str(l, point_verdict_names[r->verdict]);
+		PUT_LIT(l, "\"");
+		if (r->verdict != PV_IDENTICAL) {
+			PUT_LIT(l, ",\"reason\":\"");
+			put_str(l, reason_names[r->reason]);
+			PUT_LIT(l, "\",\"diff_offset\":");
+			put_i64(l, r->diff_off);
+			PUT_LIT(l, ",\"detail\":\"");
+			put_str(l, r->detail);
+			PUT_LIT(l, "\",\"mac_len\":");
+			put_u64(l, pr->copy[pt].mac_len);
+			PUT_LIT(l, ",\"bytes\":\"");
+			put_hex(l, pr->copy[pt].data, pr->copy[pt].len);
+			PUT_LIT(l, "\"");
+		}
+		PUT_LIT(l, "}");
+	}
+	PUT_LIT(l, "}");
+}
+
 static void put_fp(struct line *l, const struct record_fp *fp)
 {
-	const struct fp_one *f[2] = { &fp->native, &fp->bpf };
-	static const char *const who[2] = { "native", "bpf" };
+	const struct fp_one *f[3] = { &fp->native, &fp->bpf, &fp->wire };
+	static const char *const who[3] = { "native", "bpf", "wire" };
 
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 2 + fp->has_wire; i++) {
 		PUT_LIT(l, ",\"ja4t_");
 		put_str(l, who[i]);
 		PUT_LIT(l, "\":\"");
@@ -370,6 +435,8 @@ int report_conn(struct report *r, const struct conn_record *c)
 	}
 	if (c->fp)
 		put_fp(&l, c->fp);
+	if (c->points)
+		put_points(&l, c->points);
 	if (c->shape) {
 		char h[17];
 
@@ -397,6 +464,9 @@ int report_conn(struct report *r, const struct conn_record *c)
 	if (c->bpf && c->bpf_len > c->bpf_mac_len &&
 	    (!c->direction || !strcmp(c->direction, "passive")))
 		syns_write(r, n, c);
+	if (c->points && c->points->wire_frame_len > c->points->copy[PT_WIRE].mac_len &&
+	    wire_syns_write(r, n, c->points))
+		return -1;
 	if (show) {
 		/* both versions from the network header on */
 		size_t nm = report_native_mac_len(c);
@@ -437,6 +507,11 @@ int report_close(struct report *r)
 		rc |= rename_done(r->dir, "syns.pcap");
 	}
 	r->syns = NULL;
+	if (r->wire_syns) {
+		pcap_dump_close(r->wire_syns);
+		rc |= rename_done(r->dir, "wire-syns.pcap");
+	}
+	r->wire_syns = NULL;
 	if (r->pcapng) {
 		if (fclose(r->pcapng) || r->pcapng_errno)
 			rc = -1;

@@ -15,6 +15,7 @@
 
 #include "flow.h"
 #include "hex.h"
+#include "point_stats.h"
 
 struct record_fp;
 
@@ -43,13 +44,15 @@ struct conn_record {
 	uint64_t shape;			/* the witness's SYN's shape (distinct_syn_shapes); 0: none */
 	const struct syn_reads *reads;	/* the in-kernel readers' returns when sockops bound the
 					 * socket; NULL: nothing was bound */
+	const struct point_record *points; /* the capture points' verdicts; NULL: none */
 };
 
 /* How many of the native copy's first bytes are link layer (mode 2: the MAC header). */
 size_t report_native_mac_len(const struct conn_record *c);
 
-/* One JSONL record: fields, two 512-byte hex strings, generator knobs, six fingerprints. */
-#define REPORT_LINE_MAX 6144
+/* One JSONL record: fields, two 512-byte hex strings, generator knobs, six fingerprints, and
+ * each capture point's verdict (with its bytes when not identical). */
+#define REPORT_LINE_MAX 12288
 
 struct report {
 	char dir[512];
@@ -61,6 +64,7 @@ struct report {
 	void *pcap;		/* pcap_dumper_t */
 	void *pcap_dead;	/* pcap_t */
 	void *syns;		/* pcap_dumper_t of syns.pcap: every passive record's witness SYN */
+	void *wire_syns;	/* ... of wire-syns.pcap: the wire's frame of each (NULL: none) */
 	FILE *pcapng;		/* mismatches.pcapng: both copies of each, with comments */
 	int pcapng_errno;	/* its first write error (reported at close) */
 	uint64_t n;

@@ -304,6 +304,7 @@ int summary_write(const char *dir, const struct run_meta *m, const struct run_st
 	provides_json(&j, "declared", m->decl);
 	tree_facts_json(&j, "tree", m->tree);
 	fp_stats_json(&j, &st->fp);
+	points_summary_json(&j, &st->points);
 	json_str(&j, "kernel", u.release);
 	json_str(&j, "series_hash", m->series_hash);
 	json_u64(&j, "seed", m->seed);

@@ -15,6 +15,7 @@
 #include "capture.h"
 #include "expect.h"
 #include "fp_record.h"
+#include "point_stats.h"
 #include "provides.h"
 #include "registry.h"
 #include "report.h"
@@ -76,6 +77,7 @@ struct run_stats {
 	bool counter_present[PROVIDES_MAX]; /* each declared counter, at the start */
 	int64_t synack_saved_base;	/* TCPSynAckSaved at the start, -1 absent */
 	struct expect_list expect;	/* the run's expectations, at its end (expect.h) */
+	struct points_summary points;	/* the capture points beside tc (point_stats.h) */
 };
 
 /* What the run was asked to be: from its options and plan. */

@@ -7,7 +7,8 @@
 # - p0f: Debian's p0f -r logs, for every SYN, the raw_sig and label syntwin computes, and
 #   nothing for the packets syntwin says p0f does not fingerprint;
 # - `syntwin fingerprints` on a results directory made of those packets exits 0, and 1 when
-#   one record's label is wrong or a record is missing.
+#   one record's label is wrong or a record is missing; p0f and tshark read the wire's capture
+#   (wire-syns.pcap) where there is one, and a wrong JA4T there fails too.
 # usage: fingerprint_tools.sh BUILD_DIR
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -61,6 +62,26 @@ check [ $? = 0 ]
 agree=$(grep -c '' "$tmp/p0f.tsv")
 check grep -q "equal syntwin's for $agree of $agree passive records ($agree p0f log lines, $agree of them" "$tmp/view.out"
 check grep -q '^crafted  *unit/fixture  *passive .* 64240_2-4-8-1-3_1460_7 .*os=Linux 2.2.x-3.x$' "$tmp/view.out"
+syns=$(jq -s '[.[] | select(.direction == "passive")] | length' "$res/connections.jsonl")
+check grep -q "on the witness's copies (syns.pcap): tshark's JA4T equals syntwin's for $syns of $syns passive records ($syns frames dissected, $syns of them" "$tmp/view.out"
+# the same packets as the wire's capture (wire-syns.pcap, a run with --capture-points wire):
+# the tools read it, and the records' wire fingerprints are what they are checked against
+wres=$tmp/wire-results
+mkdir -p "$wres"
+cp "$res/summary.json" "$res/syns.pcap" "$wres/"
+cp "$tmp/f.pcap" "$wres/wire-syns.pcap"
+jq -c '. + {ja4t_wire: .ja4t_bpf, p0f_wire: .p0f_bpf, p0f_label_wire: .p0f_label_bpf, ja4t_bpf: "x", p0f_bpf: "x"}' \
+	"$res/connections.jsonl" >"$wres/connections.jsonl"
+SYNTWIN_ROOT=$ROOT "$ROOT/fingerprint/fingerprints.sh" "$build" "$wres" >"$tmp/view.out" 2>&1
+check [ $? = 0 ]
+check grep -q "on the wire's capture (wire-syns.pcap): p0f's own raw_sig and label equal syntwin's for $agree of $agree passive" "$tmp/view.out"
+check grep -q "on the wire's capture (wire-syns.pcap): tshark's JA4T equals syntwin's for $syns of $syns passive" "$tmp/view.out"
+# one wrong JA4T on the wire: exit 1, naming the record
+jq -c 'if .n == 1 then .ja4t_wire = "1_2_3_4" else . end' "$wres/connections.jsonl" >"$tmp/c" &&
+	mv "$tmp/c" "$wres/connections.jsonl"
+SYNTWIN_ROOT=$ROOT "$ROOT/fingerprint/fingerprints.sh" "$build" "$wres" >"$tmp/view.out" 2>&1
+check [ $? = 1 ]
+check grep -q "record 1: tshark's fields make JA4T .*, syntwin says 1_2_3_4" "$tmp/view.out"
 # one wrong label: exit 1, naming the record
 jq -c 'if .n == 0 then .p0f_label_bpf = "os=Solaris" else . end' "$res/connections.jsonl" >"$tmp/c" &&
 	mv "$tmp/c" "$res/connections.jsonl"

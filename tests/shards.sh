@@ -13,7 +13,8 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 S=$ROOT/syntwin
-run() { "$S" run --connections 2000 --seed 5 "$@" >"$tmp/log" 2>&1 || { tail -n 5 "$tmp/log"; return 1; }; }
+# (every capture point on: their counts and the wire's captures merge as the rest does)
+run() { "$S" run --connections 2000 --seed 5 --capture-points all "$@" >"$tmp/log" 2>&1 || { tail -n 5 "$tmp/log"; return 1; }; }
 check run --out "$tmp/whole"
 for i in 0 1 2 3; do
 	check run --shard "$i/4" --out "$tmp/s$i"
@@ -50,9 +51,11 @@ check [ "$(jq -s '[.[] | select(.shard | test("^[0-3]/4$"))] | length' "$tmp/mer
 	"$(grep -c '' "$tmp/merged/connections.jsonl")" ]
 # the captures: as many frames as the whole run's; syns.pcap's stamps are the new numbers
 frames() { capinfos -c -M "$1" | awk '/Number of packets/ { print $NF }'; }
-for f in syns.pcap mismatches.pcap mismatches.pcapng; do
+for f in syns.pcap mismatches.pcap mismatches.pcapng wire-syns.pcap wire.pcap wire-RAW.pcap; do
 	check [ "$(frames "$tmp/merged/$f")" = "$(frames "$tmp/whole/$f")" ]
 done
+check [ "$(tshark -r "$tmp/merged/wire-syns.pcap" -T fields -e frame.time_epoch | cut -d. -f1 | LC_ALL=C sort -n | tr '\n' ' ')" = \
+	"$(jq -r 'select(.ja4t_wire != null and .ja4t_wire != "") | .n' "$tmp/merged/connections.jsonl" | LC_ALL=C sort -n | tr '\n' ' ')" ]
 check [ "$(tshark -r "$tmp/merged/syns.pcap" -T fields -e frame.time_epoch | cut -d. -f1 | LC_ALL=C sort -n | tr '\n' ' ')" = \
 	"$(jq -r 'select(.direction == "passive" and .bpf_len > 0) | .n' "$tmp/merged/connections.jsonl" | LC_ALL=C sort -n | tr '\n' ' ')" ]
 check [ "$(tshark -r "$tmp/merged/mismatches.pcapng" -T fields -e frame.comment | grep -c 'of shard [0-3]/4, ')" = \
@@ -74,5 +77,9 @@ check grep -q "shard 2/4 given twice" "$tmp/out"
 "$S" merge "$tmp/m2" "$tmp/whole" >"$tmp/out" 2>&1
 check [ $? = 2 ]
 check grep -q "is not a shard" "$tmp/out"
+cp -r "$tmp/s3" "$tmp/s3x" && rm "$tmp/s3x/wire-syns.pcap"
+"$S" merge "$tmp/m2" "$tmp/s0" "$tmp/s1" "$tmp/s2" "$tmp/s3x" >"$tmp/out" 2>&1
+check [ $? = 2 ]
+check grep -q "3 of 4 shards captured the wire" "$tmp/out"
 [ "$fail" = 0 ] && echo "shards: all checks passed"
 exit "$fail"

@@ -78,6 +78,22 @@ static void vlan(struct fixture *f)
 	f->ob.native_len = 14 + sizeof(syn_full);
 }
 
+/* Mode 2 behind an in-band tag, with RR options the kernel rewrote: both explained. */
+static void vlan_rewrite(struct fixture *f)
+{
+	vlan(f);
+	memcpy(f->copy_bytes[0] + 18, syn_rr, sizeof(syn_rr));
+	rewritten_rr(f->native + 14);
+}
+
+/* ... but the kernel's MAC header kept the in-band tag: wrong, whatever the options say. */
+static void tag_kept(struct fixture *f)
+{
+	memcpy(f->native, f->copy_bytes[0], 18);
+	rewritten_rr(f->native + 18);
+	f->ob.native_len = 18 + sizeof(syn_rr);
+}
+
 /* Two copies: the first (IP ID 0x1234) made the request, the second (IP ID 0x1235) the kernel
  * dropped; the kernel saved the first. */
 static void retransmit(struct fixture *f)
@@ -337,6 +353,10 @@ static const struct judge_case cases[] = {
 	{ "rewrite, slot byte off", rewrite, rr_slot_off, V_DIFFER, R_NONE, "RR (kind 7)" },
 	{ "vlan-offload", vlan, NULL, V_EXPLAINED, R_VLAN_OFFLOAD, NULL },
 	{ "vlan, a TCP byte off too", vlan, tag_and_tcp_off, V_DIFFER, R_NONE, NULL },
+	{ "vlan and the option rewrite", vlan_rewrite, NULL, V_EXPLAINED, R_IPV4_OPTION_REWRITE,
+	  NULL },
+	{ "vlan and the rewrite, the tag kept", vlan_rewrite, tag_kept, V_DIFFER, R_NONE,
+	  "kept the capture's in-band VLAN tag" },
 	{ "syn-retransmit", retransmit, NULL, V_EXPLAINED, R_RETRANSMIT, NULL },
 	{ "retransmit, no drop proven", retransmit, second_not_dropped, V_DIFFER, R_NONE, NULL },
 	{ "syncookie", cookie, NULL, V_EXPLAINED, R_SYNCOOKIE, NULL },

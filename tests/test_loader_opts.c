@@ -2,6 +2,7 @@
 /* Host unit test: syntwin-loader's command line, good values and every kind of bad one. */
 #include "check.h"
 #include "loader_opts.h"
+#include "point_names.h"
 
 static int parse(struct loader_opts *o, char *err, const char *const *args)
 {
@@ -38,6 +39,23 @@ int main(void)
 	CHECK(o.no_memory_follower && o.ndevs == 1 && strcmp(o.cgroup, "/c") == 0,
 	      "--no-memory-follower takes no value");
 	CHECK_EQ_INT(parse(&o, err, (const char *[]){ "stats", "--no-memory-follower", NULL }), -1);
+	/* the capture points: a list; alone, they need no cgroup but at least one BPF point */
+	CHECK_EQ_INT(parse(&o, err, (const char *[]){ "attach", "--dev", "s0", "--cgroup", "/c",
+				 "--points", "xdp,tcp", "--xdp-generic", NULL }), 0);
+	CHECK_EQ_INT(o.points, 1u << PT_XDP | 1u << PT_TCP);
+	CHECK(o.xdp_generic && !o.only_points, "--xdp-generic takes no value");
+	CHECK_EQ_INT(parse(&o, err, (const char *[]){ "attach", "--dev", "s0", "--cgroup", "/c",
+				 "--points", "xdp,bogus", NULL }), -1);
+	CHECK_STR_CONTAINS(err, "'bogus' is not a capture point");
+	CHECK_EQ_INT(parse(&o, err, (const char *[]){ "attach", "--dev", "s0", "--only-points",
+				 "--points", "tc", NULL }), 0);
+	CHECK(o.only_points && o.points == 1u << PT_TC && !o.cgroup, "tc alone, no cgroup");
+	CHECK_EQ_INT(parse(&o, err, (const char *[]){ "attach", "--dev", "s0", "--only-points",
+				 "--points", "wire", NULL }), -1);
+	CHECK_STR_CONTAINS(err, "--only-points needs --points with tc, xdp or tcp");
+	CHECK_EQ_INT(parse(&o, err, (const char *[]){ "attach", "--dev", "s0", "--points", "xdp",
+				 NULL }), -1);
+	CHECK_EQ_INT(parse(&o, err, (const char *[]){ "stats", "--points", "xdp", NULL }), -1);
 	/* decimal only, as the shell reads numbers: "010" is ten, "0x10" is refused */
 	CHECK_EQ_INT(parse(&o, err, (const char *[]){ "lookup", "--cookie", "0x10", NULL }), -1);
 	CHECK_EQ_INT(parse(&o, err, (const char *[]){ "lookup", "--cookie", "010", "--json", NULL }), 0);

@@ -28,6 +28,7 @@ static const char shard0[] =
 	"\"fingerprints\":{\"records_both\":4,\"generators\":[{\"gen\":\"old\"}]},"
 	"\"distinct_syn_shapes\":9,"
 	"\"declared\":{\"synack_save\":true},"
+	"\"capture_points\":{\"xdp\":{\"identical\":4,\"map_entries\":64,\"modes\":\"s0 native\"}},"
 	"\"expectations\":[{\"name\":\"x\",\"ok\":true}]}";
 static const char shard1[] =
 	"{\"shard\":\"1/2\",\"seed\":5,\"mix\":\"default\",\"conns\":15,\"unexplained\":2,"
@@ -39,6 +40,7 @@ static const char shard1[] =
 	"\"fingerprints\":{\"records_both\":6,\"generators\":[{\"gen\":\"old\"}]},"
 	"\"distinct_syn_shapes\":9,"
 	"\"declared\":{\"synack_save\":true},"
+	"\"capture_points\":{\"xdp\":{\"identical\":5,\"map_entries\":64,\"modes\":\"s0 generic\"}},"
 	"\"expectations\":[{\"name\":\"y\",\"ok\":false},{\"name\":\"z\",\"ok\":true}]}";
 
 static long long num(const json_t *o, const char *path)
@@ -78,6 +80,12 @@ static void summary_rules(void)
 	CHECK(!strcmp(str(m, "mix"), "default"), "a shared value kept: %s", str(m, "mix"));
 	CHECK(!strcmp(str(m, "witness_map_bytes"), "shards differ: 4096 vs 8192"),
 	      "a shared value that differs is said: %s", str(m, "witness_map_bytes"));
+	/* a capture point's counts add; its map's size and XDP's modes are the run's, not counts */
+	CHECK_EQ_INT(num(m, "capture_points.xdp.identical"), 9);
+	CHECK_EQ_INT(num(m, "capture_points.xdp.map_entries"), 64);
+	CHECK(!strcmp(str(json_object_get(json_object_get(m, "capture_points"), "xdp"), "modes"),
+		      "shards differ: s0 native vs s0 generic"), "modes: %s",
+	      str(json_object_get(json_object_get(m, "capture_points"), "xdp"), "modes"));
 	mem = json_object_get(m, "memory");
 	CHECK_EQ_INT(num(mem, "settle_ms"), 30);
 	CHECK_EQ_INT(num(mem, "allocs"), 15);

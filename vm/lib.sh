@@ -39,6 +39,17 @@ shard_arg() {
 	printf '%s/%s\n' "$(expr "${2%%/*}" + 0)" "$(expr "${2#*/}" + 0)"
 }
 
+# points_arg_ok LIST: a --capture-points list (common/point_names.c checks it again in the guest;
+# here it fails before anything is built or booted).
+points_arg_ok() {
+	[ "$1" = all ] && return 0
+	[ -n "$1" ] || return 1
+	case $1 in ,* | *, | *,,*) return 1 ;; esac
+	for _p in $(echo "$1" | tr ',' ' '); do
+		case $_p in xdp | tc | tcp | wire) ;; *) return 1 ;; esac
+	done
+}
+
 # netem_spec_ok SPEC: SPEC could be tc netem's words (what they mean, tc itself says in the
 # guest): not empty, at most 200 characters of letters, digits, '.', '%' and spaces, so it passes
 # through the guest's command line as words and nothing else.
