@@ -176,7 +176,7 @@ static uint64_t pass(const struct pair *pool, uint64_t n, struct report *rep, ui
 			inet_pton(c.family, q->saddr, sa);
 			inet_pton(c.family, q->daddr, da);
 			flow_set(&c.flow, c.family, sa, q->sport, da, 7001, 0);
-			if (report_conn(rep, &c)) {
+			if (report_conn(rep, &c, NULL)) {
 				perror("report_conn");
 				exit(1);
 			}

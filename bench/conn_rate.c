@@ -184,7 +184,7 @@ static int work(int c, int a, int family, uint64_t i)
 		flow_of_socket(a, true, &r.flow);
 		r.native = in.native, r.native_len = in.native_len;
 		r.bpf = in.bpf, r.bpf_len = in.bpf_len, r.bpf_mac_len = in.bpf_mac_len;
-		if (report_conn(&rep, &r))
+		if (report_conn(&rep, &r, NULL))
 			return -1;
 	}
 	return 0;

@@ -152,15 +152,8 @@ static void test_corrupt(struct points *P, int pt, struct point_copy *c)
 static void count_tc(struct points *P, bool compared, const struct compare_result *tc, int bad)
 {
 	struct point_stats *s = &P->sum->st[PT_TC];
-	enum point_verdict v = PV_NOT_COMPARED;
+	enum point_verdict v = point_verdict_of_witness(tc, bad, compared);
 
-	if (compared && bad)
-		v = tc->verdict == V_TRUNCATED ? PV_TRUNCATED :
-		    tc->verdict == V_BPF_MISSING ? PV_MISSING : PV_DIFFER;
-	else if (compared && tc->reason == R_EVICTED)
-		v = PV_LOST;
-	else if (compared)
-		v = tc->verdict == V_IDENTICAL ? PV_IDENTICAL : PV_EXPLAINED;
 	s->verdict[v]++;
 	if (v == PV_EXPLAINED)
 		s->reason[tc->reason]++;

@@ -585,6 +585,8 @@ static int setup(struct loop *L, struct run *R)
 	struct report *rep = &R->out.rep;
 
 	R->env.addrs = R->env_addrs;
+	if (generators_check(gen_phases)) /* the build left a generator of its own out: a setup error */
+		return -1;
 	if (enter_netns("server") || rx_env_init(R) || capture_client_open(&R->cc) ||
 	    !(R->mem = saved_syn_mem_open_pinned()) || report_open(rep, o->out))
 		return -1;

@@ -33,9 +33,9 @@ TZ=UTC p0f -r "$pcap" -o "$tmp/p0f.log" >"$tmp/p0f.out" 2>&1 || {
 	die "fingerprints: p0f -r $pcap failed"
 }
 [ -f "$tmp/p0f.log" ] || : >"$tmp/p0f.log"
-tshark -r "$pcap" -Y "tcp.flags.syn == 1 && tcp.flags.ack == 0" -T fields -E separator=/t -E aggregator=, -e frame.time_epoch \
+tshark -r "$pcap" -T fields -E separator=/t -E aggregator=, -e frame.time_epoch \
 	-e tcp.window_size_value -e tcp.option_kind -e tcp.options.mss_val \
-	-e tcp.options.wscale.shift >"$tmp/tshark.tsv" 2>"$tmp/tshark.err" || {
+	-e tcp.options.wscale.shift -e _ws.malformed >"$tmp/tshark.tsv" 2>"$tmp/tshark.err" || {
 	cat "$tmp/tshark.err" >&2
 	die "fingerprints: tshark -r $pcap failed"
 }

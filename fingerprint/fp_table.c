@@ -27,6 +27,7 @@ enum { F_N, F_DIR, F_GEN, F_KNOBS, F_JA4T_N, F_JA4T_B, F_P0F_N, F_P0F_B, F_LABEL
 struct p0f_seen {
 	char *sig, *label;	/* NULL: p0f logged nothing for this record */
 	char *ja4t;		/* NULL: tshark dissected no frame of this record */
+	bool malformed;		/* ... and it called that frame malformed (_ws.malformed) */
 };
 
 struct row {
@@ -41,6 +42,7 @@ struct table {
 	size_t nrows, cap;
 	uint64_t checked, agree, p0f_lines, matched_lines;
 	uint64_t ja4t_checked, ja4t_agree, tshark_lines, ja4t_matched;
+	uint64_t malformed;	/* records whose frame tshark calls malformed: not compared */
 	unsigned int shown;	/* disagreements printed */
 	bool tshark;		/* tshark's fields were given: JA4T is checked too */
 };
@@ -62,26 +64,30 @@ static int grow(struct table *t, size_t n)
 
 /*
  * One line of tshark's fields (frame.time_epoch, tcp.window_size_value, tcp.option_kind,
- * tcp.options.mss_val, tcp.options.wscale.shift; lists comma-separated) into record n's JA4T:
+ * tcp.options.mss_val, tcp.options.wscale.shift, _ws.malformed; lists comma-separated) into
+ * record n's JA4T (none for a frame tshark calls malformed: where its dissection gives up, the
+ * reference has nothing to read):
  * window, the option kinds joined by '-' ("00": none), the last MSS (two digits at least,
  * "00": none), the last window scale ("00": none or 0), as FoxIO's reference ja4 reads
  * tshark's dissection.
  */
 static int tshark_line(struct table *t, char *line)
 {
-	char *f[5], *p = line, ja4t[JA4T_MAX], mss[16] = "00", *last;
+	char *f[6], *p = line, ja4t[JA4T_MAX], mss[16] = "00", *last;
 	size_t n;
 
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < 6; i++) {
 		f[i] = p;
 		p += strcspn(p, "\t\n");
-		if (i < 4 && *p != '\t')
+		if (i < 5 && *p != '\t')
 			return -1;
 		*p++ = 0;
 	}
 	n = strtoull(f[0], NULL, 10);
 	if (grow(t, n))
 		return -1;
+	t->tshark_lines++;
+	t->seen[n].malformed = *f[5] != 0;
 	for (char *k = f[2]; *k; k++)
 		if (*k == ',')
 			*k = '-';
@@ -91,11 +97,11 @@ static int tshark_line(struct table *t, char *line)
 		snprintf(mss, sizeof(mss), "%02lu", strtoul(last, NULL, 10));
 	p = strrchr(f[4], ',');
 	p = p ? p + 1 : f[4];
-	snprintf(ja4t, sizeof(ja4t), "%s_%s_%s_%s", f[1], *f[2] ? f[2] : "00", mss,
+	/* no window: tshark placed no TCP header (a data offset below 5): no JA4T, "" */
+	snprintf(ja4t, sizeof(ja4t), *f[1] ? "%s_%s_%s_%s" : "", f[1], *f[2] ? f[2] : "00", mss,
 		 *p && strcmp(p, "0") ? p : "00");
 	free(t->seen[n].ja4t);
 	t->seen[n].ja4t = strdup(ja4t);
-	t->tshark_lines++;
 	return t->seen[n].ja4t ? 0 : -1;
 }
 
@@ -193,20 +199,33 @@ static struct row *row_for(struct table *t, char **f)
 static void ja4t_check(struct table *t, size_t n, char **f)
 {
 	const struct p0f_seen *s = n < t->nseen ? &t->seen[n] : NULL;
-	bool theirs = s && s->ja4t, ours = *f[F_JA4T_C];
+	bool frame = s && s->ja4t, ours = *f[F_JA4T_C];
 
-	if (!theirs && !ours)
+	if (frame && s->malformed) {
+		t->malformed++;
+		t->ja4t_matched++;
+		return;
+	}
+	if (!frame && !ours)
 		return;
 	t->ja4t_checked++;
-	t->ja4t_matched += theirs;
-	if (theirs && ours && !strcmp(s->ja4t, f[F_JA4T_C])) {
+	t->ja4t_matched += frame;
+	/* (tshark's "" and syntwin's "": neither gives this packet a JA4T) */
+	if (frame && !strcmp(s->ja4t, f[F_JA4T_C])) {
 		t->ja4t_agree++;
 		return;
 	}
 	if (t->shown++ < 10)
 		fprintf(stderr, "syntwin-fingerprints: record %zu: tshark's fields make JA4T %s, "
-			"syntwin says %s\n", n, theirs ? s->ja4t : "(no frame)",
+			"syntwin says %s\n", n, !frame ? "(no frame)" : *s->ja4t ? s->ja4t : "(none)",
 			ours ? f[F_JA4T_C] : "(nothing)");
+}
+
+/* Record @n is not passive: a frame of it in the pcap is accounted for, not compared. */
+static void frame_of_other(struct table *t, size_t n)
+{
+	if (t->tshark && n < t->nseen && t->seen[n].ja4t)
+		t->ja4t_matched++;
 }
 
 /* Does p0f's own log agree with syntwin on passive record @n (the copy it ran on)? */
@@ -284,6 +303,8 @@ static int read_records(struct table *t, const char *path)
 			cross_check(t, r, strtoull(f[F_N], NULL, 10), f);
 			if (t->tshark)
 				ja4t_check(t, strtoull(f[F_N], NULL, 10), f);
+		} else {
+			frame_of_other(t, strtoull(f[F_N], NULL, 10));
 		}
 	}
 	free(line);
@@ -341,9 +362,11 @@ int fp_table(const char *tsv, const char *p0f_log, const char *tshark, const cha
 	rc = t.agree == t.checked && t.matched_lines == t.p0f_lines ? 0 : 1;
 	if (tshark) {
 		fprintf(out, "on %s: tshark's JA4T equals syntwin's for %llu of %llu passive records "
-			"(%llu frames dissected, %llu of them matched to a record)\n", copy,
+			"(%llu frames dissected, %llu of them matched to a record; %llu tshark calls "
+			"malformed, not compared)\n", copy,
 			(unsigned long long)t.ja4t_agree, (unsigned long long)t.ja4t_checked,
-			(unsigned long long)t.tshark_lines, (unsigned long long)t.ja4t_matched);
+			(unsigned long long)t.tshark_lines, (unsigned long long)t.ja4t_matched,
+			(unsigned long long)t.malformed);
 		if (t.ja4t_agree != t.ja4t_checked || t.ja4t_matched != t.tshark_lines)
 			rc = 1;
 	}

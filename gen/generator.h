@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What every generator of the run's event loop is: a module behind these calls, one row of
- * gen_phases[] (generators.c), run in the order of the table (generators.h). Its labels, active
- * records, failures and give-ups go to the sink (events.h), in memory.
+ * What every generator of the run's event loop is: a module behind these calls, run in the
+ * order of the loop's table (generators.c: the planned handshakes, every generator of its own,
+ * the crafted phase, the sockets). A generator of its own is gen/own/NAME.c defining
+ * `const struct gen_ops NAME_ops` with .own set to its row (registry.h): the build puts every
+ * such file in the table. Its labels, active records, failures and give-ups go to the sink
+ * (events.h), in memory.
  *
  * The loop's part: open() once its turn comes, step() every round (it starts what may start
  * and times out what waited too long), event() for each epoll event whose data.u32 is one of
@@ -34,6 +37,8 @@ struct gen_opts {
 
 struct gen_ops {
 	const char *what;		/* "the socket generator", for messages */
+	int own;			/* a generator of its own: its row (enum gen_id, registry.h),
+					 * whose per_run it makes; 0: one of the loop's own phases */
 	size_t size;			/* of its state */
 	uint32_t tag, tags;		/* its epoll data.u32 values: tag .. tag + tags - 1 */
 	/* Is it asked for by @o? */
@@ -51,6 +56,6 @@ struct gen_ops {
 	uint64_t (*close)(void *g);
 };
 
-extern const struct gen_ops planned_ops, reset_before_read_ops, crafted_ops, sock_gen_ops;
+extern const struct gen_ops planned_ops, crafted_ops, sock_gen_ops;
 
 #endif

@@ -4,16 +4,44 @@
 #include <stdlib.h>
 
 #include "generators.h"
+#include "own_phases.h" /* made by the build from gen/own/: OWN_PHASES, every NAME_ops there */
+#include "registry.h"
 
-/* The run's generators, in the order they run: a new one is a file with its struct gen_ops
- * (generator.h) and a row here (and, for the names its records carry, in registry.c). */
+/* The run's generators, in the order they run: the planned handshakes first (they hold back
+ * and abandon handshakes the rest must not disturb), then the generators of their own
+ * (gen/own/, in file-name order), the crafted phase or a replay, the socket connections. */
 const struct gen_ops *const gen_phases[] = {
 	&planned_ops,		/* the planned handshakes (planned.h) */
-	&reset_before_read_ops,	/* reset by the peer before the read (reset_before_read.c) */
+	OWN_PHASES		/* gen/own/NAME.c: NAME_ops, each */
 	&crafted_ops,		/* the crafted phase or a replay (crafted_gen.h) */
 	&sock_gen_ops,		/* the socket-knob connections (sock_gen.h) */
 	NULL,
 };
+
+int generators_check(const struct gen_ops *const *phases_in)
+{
+	int rc = 0;
+
+	for (int r = 0; r < GEN_MAX; r++) {
+		int phases = 0;
+
+		for (int p = 0; phases_in[p]; p++)
+			phases += phases_in[p]->own == r;
+		if (gen_rows[r].per_run && phases != 1) {
+			fprintf(stderr, "syntwin-server: generator %s (registry.h) makes %llu "
+				"connections a run, but %d file(s) of gen/own/ are its\n",
+				gen_rows[r].name, (unsigned long long)gen_rows[r].per_run, phases);
+			rc = -1;
+		}
+		if (!gen_rows[r].per_run && r && phases) {
+			fprintf(stderr, "syntwin-server: a file of gen/own/ is generator %s's, which "
+				"is not a generator of its own (per_run 0, registry.h)\n",
+				gen_rows[r].name);
+			rc = -1;
+		}
+	}
+	return rc;
+}
 
 void generators_init(struct generators *g, const struct gen_opts *o, gen_sink sink, void *ctx,
 		     int ep)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The generators syntwin-server runs in its own event loop, one after the other in the order
- * of gen_phases[] (generators.c): the planned handshakes (planned.h), the crafted phase
+ * of gen_phases[] (generators.c): the planned handshakes (planned.h), the generators of their
+ * own (gen/own/), the crafted phase
  * (crafted_gen.h: tun0, fuzzed, tap0, or a capture's SYNs replayed), then the socket-knob
  * connections (sock_gen.h). Each is a struct gen_ops (generator.h).
  */
@@ -32,6 +33,11 @@ struct generators {
 
 /* The generators in order, NULL-terminated. */
 extern const struct gen_ops *const gen_phases[];
+
+/* Every generator of its own in the registry (per_run > 0) has exactly one file of gen/own/ in
+ * table @phases (gen_phases), and each such file a row that is one. Returns 0, or -1
+ * (printed). */
+int generators_check(const struct gen_ops *const *phases);
 
 void generators_init(struct generators *g, const struct gen_opts *o, gen_sink sink, void *ctx,
 		     int ep);

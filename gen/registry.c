@@ -4,22 +4,10 @@
 
 #include <string.h>
 
-const struct gen_row gen_rows[GEN_MAX] = {
-	[GEN_SOCKETS] = { "sockets", DECLARES_CONNECT, R_NONE },
-	[GEN_CRAFTED] = { "crafted", DECLARES_CONNECT, R_NONE },
-	[GEN_TAP] = { "crafted-tap", DECLARES_CONNECT, R_NONE },
-	[GEN_FUZZ] = { "fuzz", DECLARES_CONNECT, R_NONE },
-	[GEN_REPLAY] = { "replay", DECLARES_NOTHING, R_NONE },
-	[GEN_REJECTED] = { "rejected", DECLARES_DROP, R_NONE },
-	[GEN_HELD_BACK] = { "held-back", DECLARES_CONNECT, R_RETRANSMIT },
-	[GEN_ABANDONED_RST] = { "abandon-rst", DECLARES_ABANDON_RST, R_ABANDONED },
-	[GEN_ABANDONED_EXPIRE] = { "abandon-expire", DECLARES_ABANDON_EXPIRE, R_ABANDONED },
-	[GEN_ABANDONED_CLOSE] = { "abandon-close", DECLARES_ABANDON_CLOSE, R_ABANDONED },
-	[GEN_DUP_SYNACK] = { "dup-synack", DECLARES_CONNECT, R_RETRANSMIT },
-	[GEN_RESET_BEFORE_READ] = { "reset-before-read", DECLARES_CONNECT, R_NONE, .per_run = 8,
-				    .seed_offset = 17 },
-	[GEN_UNKNOWN] = { "unknown", DECLARES_CONNECT, R_NONE },
-};
+#define GEN_ROW(id, name, declares, planned, per_run, seed_offset) \
+	[GEN_##id] = { name, declares, planned, per_run, seed_offset },
+const struct gen_row gen_rows[GEN_MAX] = { GEN_TABLE(GEN_ROW) };
+#undef GEN_ROW
 
 enum gen_id gen_id_of(const char *name)
 {

@@ -4,13 +4,15 @@
  * of the SYNs it makes (the judge's input: judge.h never compares names), and the reason its
  * planned records are proven by. The last row is for records no generator named.
  *
- * A generator of its own (per_run > 0) is all in its row and its file: the plan makes per_run
- * of its connections with the planned handshakes (the default and crafted mixes, shard 0; a
- * rerun again only if it plans a reason: identical records are not made again), with seed +
- * seed_offset (plan.h: own[], own_seed[]); the server waits for
- * them; the expectations hold it to per_run records, each proven as planned (its reason) or,
- * with none, identical. Its file is a struct gen_ops in gen_phases[] (generators.c), which
- * reads its count and seed from the plan: the judge links this table, not the generators.
+ * A generator of its own (per_run > 0) is all in its row (one line of GEN_TABLE below) and its
+ * file, gen/own/NAME.c, which defines `const struct gen_ops NAME_ops` (generator.h; the build
+ * lists every file of gen/own/ in the loop's table, generators.c, and the server checks each
+ * such row has its file there). The plan makes per_run of its connections with the planned
+ * handshakes (the default and crafted mixes, shard 0; a rerun again only if it plans a reason:
+ * identical records are not made again), with seed + seed_offset (plan.h: own[],
+ * own_seed[]); the server waits for them; the expectations hold it to per_run records, each
+ * proven as planned (its reason) or, with none, identical. The judge links this table, not
+ * the generators.
  */
 #ifndef SYNTWIN_REGISTRY_H
 #define SYNTWIN_REGISTRY_H
@@ -19,9 +21,29 @@
 
 #include "verdict.h"
 
-enum gen_id { GEN_SOCKETS, GEN_CRAFTED, GEN_TAP, GEN_FUZZ, GEN_REPLAY, GEN_REJECTED, GEN_HELD_BACK,
-	      GEN_ABANDONED_RST, GEN_ABANDONED_EXPIRE, GEN_ABANDONED_CLOSE, GEN_DUP_SYNACK,
-	      GEN_RESET_BEFORE_READ, GEN_UNKNOWN, GEN_MAX };
+/*
+ * Every generator, one line each: X(ID, name, what it declares, the reason its planned records
+ * are proven by, per_run, seed_offset) (struct gen_row below). UNKNOWN, the records no
+ * generator named, stays last.
+ */
+#define GEN_TABLE(X)                                                                       \
+	X(SOCKETS, "sockets", DECLARES_CONNECT, R_NONE, 0, 0)                              \
+	X(CRAFTED, "crafted", DECLARES_CONNECT, R_NONE, 0, 0)                              \
+	X(TAP, "crafted-tap", DECLARES_CONNECT, R_NONE, 0, 0)                              \
+	X(FUZZ, "fuzz", DECLARES_CONNECT, R_NONE, 0, 0)                                    \
+	X(REPLAY, "replay", DECLARES_NOTHING, R_NONE, 0, 0)                                \
+	X(REJECTED, "rejected", DECLARES_DROP, R_NONE, 0, 0)                               \
+	X(HELD_BACK, "held-back", DECLARES_CONNECT, R_RETRANSMIT, 0, 0)                    \
+	X(ABANDONED_RST, "abandon-rst", DECLARES_ABANDON_RST, R_ABANDONED, 0, 0)           \
+	X(ABANDONED_EXPIRE, "abandon-expire", DECLARES_ABANDON_EXPIRE, R_ABANDONED, 0, 0)  \
+	X(ABANDONED_CLOSE, "abandon-close", DECLARES_ABANDON_CLOSE, R_ABANDONED, 0, 0)     \
+	X(DUP_SYNACK, "dup-synack", DECLARES_CONNECT, R_RETRANSMIT, 0, 0)                  \
+	X(RESET_BEFORE_READ, "reset-before-read", DECLARES_CONNECT, R_NONE, 8, 17)         \
+	X(UNKNOWN, "unknown", DECLARES_CONNECT, R_NONE, 0, 0)
+
+#define GEN_ENUM_ENTRY(id, ...) GEN_##id,
+enum gen_id { GEN_TABLE(GEN_ENUM_ENTRY) GEN_MAX };
+#undef GEN_ENUM_ENTRY
 
 /* What a generator declares of its SYNs. */
 enum gen_declares {

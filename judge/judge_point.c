@@ -97,3 +97,16 @@ int judge_point(const struct point_input *in, struct point_result *r)
 	}
 	return verdict(r, PV_DIFFER, cr.detail);
 }
+
+enum point_verdict point_verdict_of_witness(const struct compare_result *res, int bad,
+					    bool compared)
+{
+	if (!compared)
+		return PV_NOT_COMPARED;
+	if (bad)
+		return res->verdict == V_TRUNCATED ? PV_TRUNCATED :
+		       res->verdict == V_BPF_MISSING ? PV_MISSING : PV_DIFFER;
+	if (res->reason == R_EVICTED)
+		return PV_LOST;
+	return res->verdict == V_IDENTICAL ? PV_IDENTICAL : PV_EXPLAINED;
+}

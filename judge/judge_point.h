@@ -69,4 +69,10 @@ struct point_result {
 /* Fills @r; returns 1 if the verdict is a failure, else 0. */
 int judge_point(const struct point_input *in, struct point_result *r);
 
+/* The witness's own verdict on a record (judge()'s @res, a failure if @bad) in a point's terms,
+ * for its row beside the points': not-compared unless the points compared the record
+ * (@compared). */
+enum point_verdict point_verdict_of_witness(const struct compare_result *res, int bad,
+					    bool compared);
+
 #endif

@@ -362,7 +362,7 @@ static void pcapng_write(struct report *r, uint64_t n, const struct conn_record 
 	}
 }
 
-int report_conn(struct report *r, const struct conn_record *c)
+int report_conn(struct report *r, const struct conn_record *c, const struct record_fp *fp)
 {
 	const struct compare_result *res = c->res;
 	bool show = res->verdict != V_IDENTICAL, hex = show || r->hex_all;
@@ -433,8 +433,8 @@ int report_conn(struct report *r, const struct conn_record *c)
 		put_i64(&l, c->reads->mac.len);
 		PUT_LIT(&l, "]");
 	}
-	if (c->fp)
-		put_fp(&l, c->fp);
+	if (fp)
+		put_fp(&l, fp);
 	if (c->points)
 		put_points(&l, c->points);
 	if (c->shape) {

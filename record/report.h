@@ -40,7 +40,6 @@ struct conn_record {
 	uint64_t gen_seed;		/* that run's seed */
 	char bpf_vlan[16];		/* the capture's VLAN metadata "proto:id", "" if none */
 	unsigned int copies;		/* copies of the SYN the witness saw (0: no capture) */
-	const struct record_fp *fp;	/* both copies' fingerprints (fp_record.h); NULL: none */
 	uint64_t shape;			/* the witness's SYN's shape (distinct_syn_shapes); 0: none */
 	const struct syn_reads *reads;	/* the in-kernel readers' returns when sockops bound the
 					 * socket; NULL: nothing was bound */
@@ -74,8 +73,9 @@ struct report {
 
 /* Open connections.jsonl, mismatches.pcap(ng) and syns.pcap in @dir. Returns 0 or -1 (message printed). */
 int report_open(struct report *r, const char *dir);
-/* Append one connection; differing byte strings go in hex, and both versions to the pcap. */
-int report_conn(struct report *r, const struct conn_record *c);
+/* Append one connection with its fingerprints (@fp, fp_record.h; NULL: none); differing byte
+ * strings go in hex, and both versions to the pcap. */
+int report_conn(struct report *r, const struct conn_record *c, const struct record_fp *fp);
 /* Write the buffered records (whole lines only; see report.c). Returns 0 or -1 with errno. */
 int report_flush(struct report *r);
 /* Flush and close; the pcap is renamed into place only here. Returns 0 or -1. */

@@ -25,15 +25,13 @@ void writer_flush_if_due(struct record_writer *w)
 
 void writer_record(struct record_writer *w, const struct conn_record *c, struct fp_stats *fp)
 {
-	struct conn_record with_fp = *c;
 	struct record_fp rfp;
 
 	record_fp_compute(&w->p0f, c, &rfp);
-	with_fp.fp = &rfp;
 	fp_stats_add(fp, c, &rfp);
 	if (!w->rep.lines_buffered)
 		w->oldest_unwritten_ms = mono_ms();
-	if (report_conn(&w->rep, &with_fp) && !w->write_errno)
+	if (report_conn(&w->rep, c, &rfp) && !w->write_errno)
 		w->write_errno = errno ? errno : EIO;
 	writer_flush_if_due(w);
 	if (w->written)

@@ -336,7 +336,7 @@ static void test_pcap(void)
 
 	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
 	CHECK_EQ_INT(report_open(&rep, dir), 0);
-	CHECK_EQ_INT(report_conn(&rep, &c), 0);
+	CHECK_EQ_INT(report_conn(&rep, &c, NULL), 0);
 	CHECK_EQ_INT(report_close(&rep), 0);
 	snprintf(path, sizeof(path), "%s/mismatches.pcap", dir);
 	p = pcap_open_offline(path, err);

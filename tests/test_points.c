@@ -240,6 +240,25 @@ static void copy_tags(void)
 	CHECK_EQ_INT(syn_copy_tag(g, sizeof(syn6), &mac, &k, &tag2, &hl), -1);
 }
 
+/* The witness's verdict in a point's terms (its row beside the points'). */
+static void witness_rows(void)
+{
+	struct compare_result id = { .verdict = V_IDENTICAL }, ex = { .verdict = V_EXPLAINED,
+								    .reason = R_VLAN_OFFLOAD },
+			      ev = { .verdict = V_BPF_MISSING, .reason = R_EVICTED },
+			      mi = { .verdict = V_BPF_MISSING }, tr = { .verdict = V_TRUNCATED },
+			      df = { .verdict = V_DIFFER };
+
+	CHECK_EQ_INT(point_verdict_of_witness(&id, 0, true), PV_IDENTICAL);
+	CHECK_EQ_INT(point_verdict_of_witness(&id, 0, false), PV_NOT_COMPARED);
+	CHECK_EQ_INT(point_verdict_of_witness(&ex, 0, true), PV_EXPLAINED);
+	CHECK_EQ_INT(point_verdict_of_witness(&ev, 0, true), PV_LOST);
+	CHECK_EQ_INT(point_verdict_of_witness(&mi, 1, true), PV_MISSING);
+	CHECK_EQ_INT(point_verdict_of_witness(&tr, 1, true), PV_TRUNCATED);
+	CHECK_EQ_INT(point_verdict_of_witness(&df, 1, true), PV_DIFFER);
+	CHECK_EQ_INT(point_verdict_of_witness(&ex, 1, true), PV_DIFFER);
+}
+
 static void point_lists(void)
 {
 	unsigned int m;
@@ -265,6 +284,7 @@ int main(void)
 {
 	judge_cases();
 	copy_tags();
+	witness_rows();
 	point_lists();
 	return check_report("points");
 }

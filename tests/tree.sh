@@ -66,7 +66,10 @@ check [ $? = 0 ]
 short=$(g rev-parse --short=12 "$mut")
 check grep -q "bisect: first bad commit $short (\"mutant: $mutant\")" "$w/bisect.log"
 check grep -q "^First bad:  $short (\"mutant: $mutant\")" "$w/bisect/report.txt"
-check [ "$(grep -c ' good; ' "$w/bisect/steps.txt")" -ge 2 ]
+# the endpoints checked first (base good, the mutant bad), then git's midpoints over the three
+# series commits: the second and the third, both good (the history fixes the steps exactly)
+check [ "$(grep -c ' good; ' "$w/bisect/steps.txt")" = 3 ]
+check [ "$(grep -c ' bad: ' "$w/bisect/steps.txt")" = 1 ]
 check grep -q "^$short bad: " "$w/bisect/steps.txt"
 cat "$w/bisect/steps.txt"
 

@@ -216,7 +216,8 @@ static uint64_t ops_close(void *state)
 }
 
 const struct gen_ops reset_before_read_ops = {
-	.what = "the reset-before-read handshakes", .size = sizeof(struct reset_gen),
+	.what = "the reset-before-read handshakes", .own = GEN_RESET_BEFORE_READ,
+	.size = sizeof(struct reset_gen),
 	.tag = GEN_TAG_CRAFTED, .tags = 1, .asked = ops_asked, .open = ops_open, .step = ops_step,
 	.event = ops_event, .finished = ops_finished, .wait_ms = ops_wait_ms, .close = ops_close,
 };
