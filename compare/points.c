@@ -148,15 +148,12 @@ static void test_corrupt(struct points *P, int pt, struct point_copy *c)
 	P->sum->st[pt].corrupted++;
 }
 
-/* tc's verdict on a record the points compare (@compared), counted as a point's would be. */
-static void count_tc(struct points *P, bool compared, const struct compare_result *tc, int bad)
+/* Point @pt's verdict @v (explained by @reason) counted. */
+static void tally(struct points *P, int pt, enum point_verdict v, enum reason reason)
 {
-	struct point_stats *s = &P->sum->st[PT_TC];
-	enum point_verdict v = point_verdict_of_witness(tc, bad, compared);
-
-	s->verdict[v]++;
+	P->sum->st[pt].verdict[v]++;
 	if (v == PV_EXPLAINED)
-		s->reason[tc->reason]++;
+		P->sum->st[pt].reason[reason]++;
 }
 
 int points_compare(struct points *P, const struct capture_key *flow, uint32_t tag, bool named,
@@ -164,10 +161,12 @@ int points_compare(struct points *P, const struct capture_key *flow, uint32_t ta
 		   const struct ipv4_env *env, const struct compare_result *tc, int tc_bad,
 		   struct point_record *rec)
 {
+	/* a copy is looked for only where there is something to compare it with */
+	bool compared = named && native && native_len;
 	int bad = 0;
 
-	count_tc(P, named && native && native_len, tc, tc_bad);
-
+	/* tc's verdict, counted as a point's would be, on the same records */
+	tally(P, PT_TC, point_verdict_of_witness(tc, tc_bad, compared), tc->reason);
 	rec->mask = P->mask;
 	rec->wire_frame_len = 0;
 	if (P->wire && wire_drain(P->wire))
@@ -181,19 +180,17 @@ int points_compare(struct points *P, const struct capture_key *flow, uint32_t ta
 		if (!(P->mask & (1u << pt)))
 			continue;
 		c->len = 0;
-		if (named && native && take_copy(P, pt, flow, tag, rec) == 0) {
+		if (compared && take_copy(P, pt, flow, tag, rec) == 0) {
 			test_corrupt(P, pt, c);
 			in.copy = c->data;
 			in.len = c->len;
 			in.mac_len = c->mac_len;
 			in.cut = c->cut;
-		} else if (named && native) {
+		} else if (compared) {
 			in.point_lost = lost_so_far(P, pt);
 		}
 		bad += judge_point(&in, &rec->r[pt]);
-		P->sum->st[pt].verdict[rec->r[pt].verdict]++;
-		if (rec->r[pt].verdict == PV_EXPLAINED)
-			P->sum->st[pt].reason[rec->r[pt].reason]++;
+		tally(P, pt, rec->r[pt].verdict, rec->r[pt].reason);
 	}
 	return bad;
 }
