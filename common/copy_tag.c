@@ -26,12 +26,6 @@ static uint32_t tag_tcp(uint32_t h, const uint8_t *tcp, size_t len)
 	return h;
 }
 
-/* Bytes 12-13 of an Ethernet header are an 802.1Q or 802.1ad tag's ethertype. */
-static int inband_tag(const uint8_t *eth)
-{
-	return (eth[12] == 0x81 && eth[13] == 0x00) || (eth[12] == 0x88 && eth[13] == 0xa8);
-}
-
 static int ethertype_ip(const uint8_t *et)
 {
 	return (et[0] == 0x08 && et[1] == 0x00) || (et[0] == 0x86 && et[1] == 0xdd);
@@ -60,7 +54,7 @@ int syn_copy_tag(const uint8_t *p, size_t len, size_t *mac_len, struct capture_k
 	uint32_t id;
 
 	/* a tag in-band, or two (QinQ: the wire shows the outer one too, put back from metadata) */
-	while (*mac_len >= 14 && *mac_len < 22 && len >= *mac_len + 4 && inband_tag(p + *mac_len - 14))
+	while (*mac_len >= 14 && *mac_len < 22 && len >= *mac_len + 4 && eth_inband_tag(p + *mac_len - 14))
 		*mac_len += 4;
 	if (*mac_len && !ethertype_ip(p + *mac_len - 2))
 		return -1;

@@ -267,3 +267,8 @@ void syn_decode_text(const uint8_t *p, const struct syn_layout *l, char *buf, si
 			append(buf, n, &used, ":%u", o[2]);
 	}
 }
+
+bool eth_inband_tag(const uint8_t *eth)
+{
+	return (eth[12] == 0x81 && eth[13] == 0x00) || (eth[12] == 0x88 && eth[13] == 0xa8);
+}

@@ -3,6 +3,7 @@
 #ifndef SYNTWIN_DECODE_H
 #define SYNTWIN_DECODE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,10 @@ int syn_layout(const uint8_t *p, size_t len, size_t mac_len, struct syn_layout *
  * copy may hold less (headers only) or more than this.
  */
 size_t ip_stated_len(const uint8_t *ip, size_t len);
+
+/* Bytes 12-13 of Ethernet header @eth are an 802.1Q or 802.1ad tag's ethertype: a VLAN tag in
+ * the frame (in-band), not in skb metadata. */
+bool eth_inband_tag(const uint8_t *eth);
 
 /* Name the field holding byte @off, e.g. "ipv4.ttl", "ipv4.option[1] RR (kind 7) +2",
  * "tcp.option[3] timestamp (kind 8) +5", "eth.src". */

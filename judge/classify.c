@@ -213,12 +213,6 @@ static bool explain_ipv4_rewrite(const struct compare_input *in, const uint8_t *
 	return false;
 }
 
-/* Bytes 12-13 of an Ethernet header are an 802.1Q or 802.1ad tag's ethertype (a tag in-band). */
-static bool inband_tag(const uint8_t *eth)
-{
-	return (eth[12] == 0x81 && eth[13] == 0x00) || (eth[12] == 0x88 && eth[13] == 0xa8);
-}
-
 /*
  * Bytes equal to the capture where the kernel must have changed them: a mode-2 copy that kept
  * an in-band VLAN tag (the receive path takes it into skb metadata, skb_vlan_untag(), before
@@ -235,7 +229,7 @@ static bool unchanged_but_due(const struct compare_input *in, const uint8_t *vie
 	long stamp;
 
 	if (in->mode == 2 && mac == 18 && vlen >= 18 &&
-	    inband_tag(view)) {
+	    eth_inband_tag(view)) {
 		out->verdict = V_DIFFER;
 		out->diff_off = 12;
 		snprintf(out->detail, sizeof(out->detail), "the kernel's MAC header kept the capture's "
@@ -311,7 +305,7 @@ int classify(const struct compare_input *in, struct compare_result *out)
 	 * 14-byte MAC header without it. Compare against the capture with that tag taken out.
 	 */
 	if (mac == 18 && vlen >= 18 && vlen <= sizeof(untagged) && in->native_len + 4 == vlen &&
-	    inband_tag(view)) {
+	    eth_inband_tag(view)) {
 		memcpy(untagged, view, 12);
 		memcpy(untagged + 12, view + 16, vlen - 16);
 		view = untagged;
@@ -347,7 +341,7 @@ int classify(const struct compare_input *in, struct compare_result *out)
 
 	/* A mode-2 copy as long as the tagged capture kept the in-band tag: wrong whatever else
 	 * differs, never explained by the other bytes (the options below). */
-	if (in->mode == 2 && mac == 18 && vlen >= 18 && inband_tag(view)) {
+	if (in->mode == 2 && mac == 18 && vlen >= 18 && eth_inband_tag(view)) {
 		strncat(out->detail, "; and the kernel's MAC header kept the capture's in-band VLAN "
 			"tag", sizeof(out->detail) - strlen(out->detail) - 1);
 		return 1;

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "decode.h"
+
 const char *const point_verdict_names[PV_MAX] = { "identical", "explained", "differ", "missing",
 						  "lost", "truncated", "not-compared" };
 
@@ -26,12 +28,6 @@ static bool same_bytes(const struct point_input *in)
 	       !memcmp(in->copy + off, in->native, in->native_len);
 }
 
-/* Bytes 12-13 of an Ethernet header are an 802.1Q or 802.1ad tag's ethertype. */
-static bool inband_tag(const uint8_t *eth)
-{
-	return (eth[12] == 0x81 && eth[13] == 0x00) || (eth[12] == 0x88 && eth[13] == 0xa8);
-}
-
 /*
  * A copy taken before IP with two in-band tags (the wire's QinQ frame: libpcap puts the tag
  * the driver took into metadata back in front of the inner one) without its outer tag, into
@@ -41,7 +37,7 @@ static bool inband_tag(const uint8_t *eth)
 static bool outer_tag_out(const struct point_input *in, uint8_t *buf, struct compare_input *ci)
 {
 	if (in->mode != 2 || in->mac_len != 22 || in->len < 22 || in->len > CAPTURE_MAX ||
-	    !inband_tag(in->copy) || !inband_tag(in->copy + 4))
+	    !eth_inband_tag(in->copy) || !eth_inband_tag(in->copy + 4))
 		return false;
 	memcpy(buf, in->copy, 12);
 	memcpy(buf + 12, in->copy + 16, in->len - 16);
