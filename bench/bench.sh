@@ -5,18 +5,23 @@
 # wall clock and callgrind), and `syntwin run` (its timing.json and summary.json).
 # Writes results/bench/<ts>.json (schema: docs/performance.md), <ts>-rates.png and
 # <ts>-scale.png, and prints a table. Never a test: timings gate nothing.
-# usage: bench.sh [--full] [--cold] [--rounds R] [--connections N] [--scale N,N...] [--out DIR]
+# usage: bench.sh [--full] [--cold] [--icount] [--rounds R] [--connections N] [--scale N,N...]
+#                 [--out DIR]
+# --icount: the guest's clock counts instructions (syntwin vm --icount), so the connection
+# rates and the programs' run times repeat to the instruction; the rates are then in
+# instructions, not in this host's speed.
 set -eu
 . "$(dirname "$0")/../vm/lib.sh"
 root=$SYNTWIN_ROOT
 # ./syntwin on the kernel and series this bench was called with
 syntwin() { "$root/syntwin" --kernel "$SYNTWIN_KERNEL" --series "$SYNTWIN_SERIES" "$@"; }
 BUILD=${SYNTWIN_BUILD:-$root/build}
-full=0 cold=0 rounds=7 n=1000 out=$root/results/bench scales="10000 100000"
+full=0 cold=0 icount= rounds=7 n=1000 out=$root/results/bench scales="10000 100000"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--full) full=1; shift ;;
 	--cold) cold=1; shift ;;
+	--icount) icount=--icount; shift ;;
 	--rounds | --connections | --out | --scale)
 		[ $# -ge 2 ] || usage_die "bench: $1 needs a value"
 		case $1 in
@@ -78,7 +83,7 @@ callgrind_annotate --threshold=90 "$tmp/cg.20000" 2>/dev/null |
 # 3. Connection rates, BPF statistics and memory: one guest boot.
 stage "bench: connection rates ($rounds interleaved rounds x 6 configurations x IPv4/IPv6, $n connections each), BPF stats, memory"
 mkdir -p "$tmp/guest"
-SYNTWIN_NO_BUILD=1 syntwin vm --smp 2 --timeout 1800 --share "$tmp/guest" -- \
+SYNTWIN_NO_BUILD=1 syntwin vm --smp 2 --timeout 1800 $icount --share "$tmp/guest" -- \
 	sh /src/bench/bench-guest.sh "$rounds" "$n" 2000 >"$tmp/guest.log" 2>&1 ||
 	{ tail -n 30 "$tmp/guest.log" >&2; die "bench: the guest part failed"; }
 grep '^round' "$tmp/guest.log" >&2 || true
@@ -111,13 +116,14 @@ done
 # 6. The report.
 json=$out/$ts.json
 jq -n --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --arg cpu "$cpu" --argjson ncpu "$ncpu" \
-	--arg accel "$accel" --arg kernel "$kernel" --slurpfile rates "$tmp/guest/rates.json" \
+	--arg accel "$accel" --arg clock "${icount:+instructions}" --arg kernel "$kernel" --slurpfile rates "$tmp/guest/rates.json" \
 	--slurpfile mem "$tmp/guest/memory.json" --slurpfile cmp "$tmp/cmp.json" --argjson ipp "$ipp" \
 	--slurpfile top "$tmp/top.jsonl" --argjson cold "$cold_json" --argjson pipe "$pipe_json" \
 	--slurpfile scale "$tmp/scale.jsonl" --arg failed "${failed# }" \
 	--argjson wall "$(($(date +%s) - t_bench))" '{
 	schema: "syntwin-bench/1", date: $date,
-	machine: {cpu: $cpu, cpus: $ncpu, accelerator: $accel, guest_kernel: $kernel, guest_smp: 2},
+	machine: {cpu: $cpu, cpus: $ncpu, accelerator: $accel,
+		guest_clock: (if $clock == "" then "host" else $clock end), guest_kernel: $kernel, guest_smp: 2},
 	connection_rate: $rates[0], memory: $mem[0],
 	comparator: {wall: $cmp[0], callgrind: {instructions_per_pair: $ipp, top_functions_20k_run: $top}},
 	pipeline: {cold_build_s: $cold, warm_run: $pipe}, scale: $scale, failed_parts: $failed,
@@ -133,7 +139,7 @@ gnuplot -e "bars='$tmp/bars.dat'; scale='$tmp/scale.dat'; out_rates='$out/$ts-ra
 # the table
 {
 	echo
-	echo "syntwin bench ($ts): $cpu, $accel, guest kernel $kernel"
+	echo "syntwin bench ($ts): $cpu, $accel${icount:+ (-icount: the guest's clock counts instructions, 1 ns each)}, guest kernel $kernel"
 	echo "connections/s, median of $rounds rounds (min-max); cost = median of per-round ratios to no-capture"
 	jq -r '.configs[] | "\(.config) \(.family) \(.median) \(.min) \(.max) \(.cost_percent)"' \
 		"$tmp/guest/rates.json" |

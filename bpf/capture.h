@@ -168,6 +168,9 @@ struct mem_stats {
 	__u64 unattributed;	/* allocated with no captured packet to tie it to */
 	__u64 ctx_overflow;	/* packets TCP took while its per-CPU stack of packets (tcp_ctx)
 				 * was full: an allocation then is tied by tc's cur_copy */
+	__u64 outside_ctx;	/* saved-SYN allocations made outside tcp_rcv_state_process()
+				 * (no packet on tcp_ctx): tied by tc's cur_copy, never on a
+				 * correct kernel */
 };
 
 /* Cookie ACKs tc validated for a flow and ISN with no capture left (cookie_acks): how many, and

@@ -9,12 +9,13 @@
  * CAP_F_SAVED with the size, so the comparator can check the size against the bytes read back
  * and which copy the kernel saved. A kfree moves the object to mem_freed; a second kfree of it
  * with no allocation of the address in between (kmalloc or kmem_cache_alloc) is a double free
- * (mem_double). Exact counts, no
- * byte budget, no debug kernel.
+ * (mem_double). Exact counts, no byte budget, no debug kernel.
  *
- * Every program here is attached twice (a twin pair per tracepoint). The kernel does not run a
- * program nested in itself on one CPU: an allocation made by an interrupt (a softirq delivering
- * a SYN at irq exit, as netem's timer does) while the program runs for a task's allocation is
+ * Every program is attached twice (a twin pair per tracepoint or function), but
+ * kmem_cache_alloc's where slab caches are proven unmerged (loader/slab_merge.h). The kernel
+ * does not run a program nested in itself on one CPU: an allocation made by an interrupt (a
+ * softirq delivering a SYN at irq exit, as netem's timer does) while the program runs for a
+ * task's allocation is
  * skipped, counted only as a recursion miss. The twins run one after the other for each event,
  * so a nested event finds at least one of them idle, and that one sees it. Both may see an
  * event, so each step is idempotent: an allocation is taken by whichever twin inserts it first
@@ -35,6 +36,9 @@
 const volatile __u64 site_lo[MEM_MAX_SITES];
 const volatile __u64 site_hi[MEM_MAX_SITES];
 const volatile __u32 nsites;
+/* [sites_lo, sites_hi): from the lowest site's start to the highest's end, one comparison that
+ * most allocations (none of them a saved copy's) fail before the loop */
+const volatile __u64 sites_lo, sites_hi;
 
 /* Objects allocated and not yet freed, by address. Preallocated: an element allocated on
  * update would be a kmalloc inside this program, which the tracepoint does not report (a BPF
@@ -77,6 +81,8 @@ static __always_inline bool saved_syn_site(unsigned long call_site)
 {
 	int i;
 
+	if (call_site - sites_lo >= sites_hi - sites_lo)
+		return false;
 	for (i = 0; i < MEM_MAX_SITES; i++)
 		if (i < nsites && call_site >= site_lo[i] && call_site < site_hi[i])
 			return true;
@@ -142,24 +148,32 @@ static __always_inline void forget_freed(__u64 k)
 
 /*
  * The packets TCP is processing on this CPU, innermost last, each by its skb: fentry on
- * tcp_v4_rcv and tcp_v6_rcv (the softirq) and on tcp_rcv_state_process (also the socket's
- * backlog, which TCP works through later, in the task that held the socket, after other packets
- * went through tc). The tc program's cur_copy (the last packet tc saw on the CPU) names the
- * wrong packet there: a SYN-ACK that came while connect() held its socket is processed after
- * the packets behind it passed tc. fexit takes an entry off by its skb, with whatever lies above
- * it (an entry whose fexit run the kernel skipped). Only a saved copy's allocation reads the
- * innermost packet's headers (current_packet()): the copy is made from that skb while TCP
- * processes it, after TCP pulled its headers into the linear area (at tcp_v4_rcv's entry the
- * TCP header may still be in a fragment), and TCP does not rewrite the headers it received.
- * The entries, taken for every packet TCP receives, cost a push and a pop.
+ * tcp_rcv_state_process, in the softirq and in the socket's backlog, which TCP works through
+ * later, in the task that held the socket, after other packets went through tc. The tc
+ * program's cur_copy (the last packet tc saw on the CPU) names the wrong packet there: a SYN-ACK
+ * that came while connect() held its socket is processed after the packets behind it passed
+ * tc. fexit takes an entry off by its skb, with whatever lies above it (an entry whose fexit run
+ * the kernel skipped). Only this function: every saved-SYN call site runs inside it, with its
+ * skb (tcp_conn_request() from its LISTEN case, the SYN-ACK's save from its SYN_SENT case), so
+ * it names the packet of every copy, at a third of the runs tcp_v4_rcv() and tcp_v6_rcv() cost
+ * on every segment. The entry is attached twice, as the tracepoint programs are (below): a
+ * call nested in it on its CPU (a softirq's packet while the task works through a backlog) is
+ * pushed by the other, and a push is idempotent (the twin finds its skb on top). The exit needs
+ * no twin: an exit skipped while the task's exit runs is taken by the task's pop if it comes
+ * before that pop; after it, the entry stays, stale, until an exit below it pops it, and every
+ * site allocation has its own packet's entry pushed above it (a slot lost, and only a full
+ * stack is counted: ctx_overflow). Their skipped runs are counted apart (ctx_missed_runs). A
+ * saved-SYN allocation with no packet on the stack (outside tcp_rcv_state_process(), which a
+ * correct kernel never does) is counted (outside_ctx), and fails the run.
+ *
+ * Only a saved copy's allocation reads the innermost packet's headers (current_packet()): the
+ * copy is made from that skb while TCP processes it, after TCP pulled its headers into the
+ * linear area, and TCP does not rewrite the headers it received. The entries, taken for every
+ * packet tcp_rcv_state_process() receives, cost a push and a pop.
  */
 #define TCP_CTX_DEPTH 4
-/* Older than this, an entry is one whose fexit run the kernel skipped (a program nested in
- * itself on one CPU is not run): no call of these functions lasts a second. */
-#define TCP_CTX_STALE_NS 1000000000ull
 struct tcp_ctx {
 	__u64 skb[TCP_CTX_DEPTH];
-	__u64 ts[TCP_CTX_DEPTH];
 	__u32 len;
 };
 
@@ -170,40 +184,25 @@ struct {
 	__type(value, struct tcp_ctx);
 } tcp_ctx SEC(".maps");
 
-/* A full stack loses the entries whose exit was never seen (older than TCP_CTX_STALE_NS),
- * the rest kept in order: without this, each skipped fexit would hold a slot for good. */
-static __always_inline void ctx_purge(struct tcp_ctx *t, __u64 now)
-{
-	__u32 keep = 0;
-	int i;
-
-	for (i = 0; i < TCP_CTX_DEPTH; i++) {
-		if (now - t->ts[i] >= TCP_CTX_STALE_NS)
-			continue;
-		if (keep != (__u32)i && keep < TCP_CTX_DEPTH) {
-			t->skb[keep] = t->skb[i];
-			t->ts[keep] = t->ts[i];
-		}
-		keep++;
-	}
-	t->len = keep;
-}
-
+/*
+ * No clock: an entry whose exit was skipped stays until an exit below it pops it. Every site
+ * allocation has its own packet's entry on top, pushed after any such stale one.
+ */
 static __always_inline void ctx_enter(struct sk_buff *skb)
 {
-	__u64 now = bpf_ktime_get_ns();
 	struct tcp_ctx *t;
 	__u32 zero = 0, len;
 
 	t = bpf_map_lookup_elem(&tcp_ctx, &zero);
 	if (!t)
 		return;
-	if (t->len >= TCP_CTX_DEPTH)
-		ctx_purge(t, now);
 	len = t->len;
+	/* the twin's run for the same call: already pushed */
+	if (len > 0 && len <= TCP_CTX_DEPTH && t->skb[(len - 1) & (TCP_CTX_DEPTH - 1)] == (__u64)skb)
+		return;
 	if (len >= TCP_CTX_DEPTH) {
-		/* no room: this packet's allocations fall back to cur_copy; counted, so a run
-		 * where that happened says so */
+		/* no room: this packet's allocations fall back to cur_copy; counted, and a run
+		 * where that happened fails (ctx_overflow) */
 		struct mem_stats *st = bpf_map_lookup_elem(&mem_stats, &zero);
 
 		if (st)
@@ -214,12 +213,10 @@ static __always_inline void ctx_enter(struct sk_buff *skb)
 	 * and push, then pop, its own packet in this slot: written, published, written again,
 	 * so the slot is this packet's once the stack holds it. */
 	t->skb[len] = (__u64)skb;
-	t->ts[len] = now;
 	asm volatile("" ::: "memory");
 	t->len = len + 1;
 	asm volatile("" ::: "memory");
 	t->skb[len] = (__u64)skb;
-	t->ts[len] = now;
 }
 
 static __always_inline void ctx_exit(struct sk_buff *skb)
@@ -240,36 +237,15 @@ static __always_inline void ctx_exit(struct sk_buff *skb)
 
 struct sock;
 
-SEC("fentry/tcp_v4_rcv")
-int BPF_PROG(tcp4_enter, struct sk_buff *skb)
+SEC("fentry/tcp_rcv_state_process")
+int BPF_PROG(rcv_state_enter, struct sock *sk, struct sk_buff *skb)
 {
 	ctx_enter(skb);
-	return 0;
-}
-
-SEC("fexit/tcp_v4_rcv")
-int BPF_PROG(tcp4_exit, struct sk_buff *skb, int ret)
-{
-	ctx_exit(skb);
-	return 0;
-}
-
-SEC("fentry/tcp_v6_rcv")
-int BPF_PROG(tcp6_enter, struct sk_buff *skb)
-{
-	ctx_enter(skb);
-	return 0;
-}
-
-SEC("fexit/tcp_v6_rcv")
-int BPF_PROG(tcp6_exit, struct sk_buff *skb, int ret)
-{
-	ctx_exit(skb);
 	return 0;
 }
 
 SEC("fentry/tcp_rcv_state_process")
-int BPF_PROG(rcv_state_enter, struct sock *sk, struct sk_buff *skb)
+int BPF_PROG(rcv_state_enter_twin, struct sock *sk, struct sk_buff *skb)
 {
 	ctx_enter(skb);
 	return 0;
@@ -281,6 +257,7 @@ int BPF_PROG(rcv_state_exit, struct sock *sk, struct sk_buff *skb, int ret)
 	ctx_exit(skb);
 	return 0;
 }
+
 
 /*
  * The packet a saved copy made now belongs to, into *@cur: the innermost one TCP is processing
@@ -296,15 +273,18 @@ static __always_inline bool current_packet(struct cur_copy *cur)
 	__u32 zero = 0, len;
 
 	t = bpf_map_lookup_elem(&tcp_ctx, &zero);
+	if (t && !t->len) {
+		struct mem_stats *st = bpf_map_lookup_elem(&mem_stats, &zero);
+
+		if (st)
+			__sync_fetch_and_add(&st->outside_ctx, 1);
+	}
 	if (t) {
 		__u32 top;
 
 		len = t->len;
 		top = (len - 1) & (TCP_CTX_DEPTH - 1);
-		/* an entry whose exit was never seen (ctx_purge()'s rule) is no packet in
-		 * processing: its skb may be gone */
 		if (len > 0 && len <= TCP_CTX_DEPTH &&
-		    bpf_ktime_get_ns() - t->ts[top] < TCP_CTX_STALE_NS &&
 		    !syn_flow_of_skb((struct sk_buff *)t->skb[top], &cur->flow, &th, &cur->tag)) {
 			cur->valid = 1;
 			return true;
@@ -423,8 +403,10 @@ int BPF_PROG(on_kmalloc_twin, unsigned long call_site, const void *ptr, __u64 by
 	return 0;
 }
 
-/* Any cache allocation can reuse a freed saved copy's address: kmalloc caches are merged with
- * other caches of their size (SLUB), whose objects come from kmem_cache_alloc(). */
+/* Any cache allocation can reuse a freed saved copy's address: where slab caches merge, a
+ * kmalloc cache serves other caches of its size, whose objects come from kmem_cache_alloc()
+ * (the twin is attached then); unmerged, a slab page given back to the page allocator and taken
+ * by another cache (this program alone: slab_merge.h). */
 SEC("raw_tp/kmem_cache_alloc")
 int BPF_PROG(on_cache_alloc, unsigned long call_site, const void *ptr)
 {

@@ -105,6 +105,12 @@ static __always_inline void note_late_cookie(struct capture_key *key, __u32 cook
  * ACKs came before it). When the capture was already taken
  * (a duplicated or late copy of the ACK, after the first child was judged), the ACK is noted in
  * cookie_acks instead: the child it makes is the SYN's second.
+ *
+ * An ACK validates only a cookie its listener sent. Every SYN-ACK the server sent for a held
+ * capture went through this device's egress, where prove_synack_cookie() checked it with the
+ * same helper: a capture with SYN-ACKs noted (synacks) and none a cookie
+ * (no CAP_F_SYNACK_COOKIE) has no cookie for this ACK to carry, and the socket lookup is
+ * skipped (a handshake's own ACK, every connection, is such a one).
  */
 static __always_inline void prove_syncookie(struct __sk_buff *skb, struct capture_key *key,
 					    union ip_hdr *ip, __u32 ip_len, struct tcphdr *th)
@@ -116,6 +122,8 @@ static __always_inline void prove_syncookie(struct __sk_buff *skb, struct captur
 	key->seq = bpf_ntohl(th->seq) - 1;
 	rec = bpf_map_lookup_elem(&syn_by_flow, key);
 	if (rec && (rec->flags & (CAP_F_SYNACK | CAP_F_COOKIE_ACK)))
+		return;
+	if (rec && rec->synacks && !(rec->flags & CAP_F_SYNACK_COOKIE))
 		return;
 	sk = flow_sock(skb, key->family, ip, 0, th->source, th->dest);
 	if (!sk)

@@ -126,6 +126,9 @@ static void memory(const struct expect_facts *f, struct expect_list *l)
 	want(l, "saved copies untracked", ALWAYS, 0, (int64_t)f->mem_untracked);
 	want(l, "memory verdicts", ALWAYS, 0, (int64_t)f->mem_verdicts);
 	want(l, "follower context overflows", ALWAYS, 0, (int64_t)f->mem_ctx_overflow);
+	/* a copy made where no correct kernel makes one, tied by tc's last packet on the CPU */
+	want(l, "saved copies made outside tcp_rcv_state_process", ALWAYS, 0,
+	     (int64_t)f->mem_outside_ctx);
 	/* a second kfree from another function is a double free unless the follower missed
 	 * runs (an allocation nested in its program on that CPU reuses the address unseen) */
 	if (!f->mem_missed)

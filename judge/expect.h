@@ -53,7 +53,7 @@ struct expect_facts {
 	int64_t tcp_syn_saved, tcp_synack_saved, tcp_cookie_not_saved, tcp_tw_overflow;
 	/* the memory follower */
 	uint64_t mem_allocs, mem_frees, mem_double, mem_unattributed, mem_untracked;
-	uint64_t mem_verdicts, mem_ctx_overflow;
+	uint64_t mem_verdicts, mem_ctx_overflow, mem_outside_ctx;
 	uint64_t mem_double_elsewhere;	/* freed again from another function (unconfirmed) */
 	uint64_t active_allocs;		/* ... those the follower tied to SYN-ACK copies */
 	uint64_t mem_missed;		/* the follower's runs the kernel skipped */

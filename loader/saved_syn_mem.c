@@ -12,6 +12,7 @@
 
 #include "capture_client.h"
 #include "saved_syn_mem.skel.h"
+#include "slab_merge.h"
 
 #define MEM_MAX_SITES 8
 
@@ -19,8 +20,9 @@ static const char *const site_names[] = { "tcp_saved_syn_alloc", "tcp_reqsk_reco
 					  "tcp_conn_request", "tcp_rcv_synsent_state_process",
 					  "tcp_rcv_state_process" };
 
-/* The follower's programs (saved_syn_mem.bpf.c): kmalloc, kmem_cache_alloc and kfree, each a
- * twin pair, and the TCP receive functions that name the packet being processed. Each is
+/* The follower's programs (saved_syn_mem.bpf.c): kmalloc, kmem_cache_alloc and kfree, and
+ * tcp_rcv_state_process()'s entry and exit that name the packet being processed, each a twin
+ * pair but the exit (kmem_cache_alloc's twin only where slab caches may merge: cache_twin()). Each is
  * attached by a link pinned as CAPTURE_PIN_DIR/link_mem_<name> (SAVED_SYN_MEM_PINS). */
 static const char *const mem_prog_names[] = { SAVED_SYN_MEM_PROGS };
 #define MEM_PROGS ((int)(sizeof(mem_prog_names) / sizeof(mem_prog_names[0])))
@@ -29,9 +31,24 @@ static const char *const mem_prog_names[] = { SAVED_SYN_MEM_PROGS };
 struct saved_syn_mem {
 	struct saved_syn_mem_bpf *skel;	/* NULL for a pinned reader */
 	int stats_fd, live_fd, double_fd;
-	int prog_fd[MEM_PROGS_MAX];	/* the pinned reader's own; the skeleton's otherwise */
+	int prog_fd[MEM_PROGS_MAX];	/* the pinned reader's own; the skeleton's otherwise; -1
+					 * for a program not attached (cache_twin()) */
+	bool cache_twin;		/* on_cache_alloc_twin attached too (slab_merge.h) */
 	char sites[256];
+	char cache_why[160];
 };
+
+/*
+ * kmem_cache_alloc's twin, attached only where kmalloc caches may share their objects with
+ * other caches (slab_caches_may_merge()): there a freed copy's address comes back from
+ * kmem_cache_alloc() all the time, in interrupts too. Unmerged, only a slab page given back and
+ * taken by another cache can hand it out so, and one program sees that (a run it skips is
+ * counted in missed_runs, which keeps a second kfree from another function unjudged).
+ */
+static bool cache_twin(const char *name)
+{
+	return !strcmp(name, "on_cache_alloc_twin");
+}
 
 _Static_assert(sizeof(mem_prog_names) / sizeof(mem_prog_names[0]) <= MEM_PROGS_MAX,
 	       "raise MEM_PROGS_MAX");
@@ -116,11 +133,21 @@ static struct saved_syn_mem *open_skel(const char *pin_root)
 	if (!pin_root)
 		bpf_object__for_each_map(map, m->skel->obj)
 			bpf_map__set_pin_path(map, NULL);
+	m->skel->rodata->sites_lo = lo[0];
+	m->skel->rodata->sites_hi = hi[0];
 	for (int i = 0; i < n; i++) {
 		m->skel->rodata->site_lo[i] = lo[i];
 		m->skel->rodata->site_hi[i] = hi[i];
+		if (lo[i] < m->skel->rodata->sites_lo)
+			m->skel->rodata->sites_lo = lo[i];
+		if (hi[i] > m->skel->rodata->sites_hi)
+			m->skel->rodata->sites_hi = hi[i];
 	}
 	m->skel->rodata->nsites = (__u32)n;
+	m->cache_twin = slab_caches_may_merge("/proc/cmdline", "/sys/kernel/slab", m->cache_why,
+					      sizeof(m->cache_why));
+	if (!m->cache_twin)
+		bpf_program__set_autoload(m->skel->progs.on_cache_alloc_twin, false);
 	return m;
 fail:
 	saved_syn_mem_close(m);
@@ -140,6 +167,8 @@ static int load_attach(struct saved_syn_mem *m)
 	for (int i = 0; i < MEM_PROGS; i++) {
 		struct bpf_link **link;
 
+		if (!m->cache_twin && cache_twin(mem_prog_names[i]))
+			continue;
 		m->prog_fd[i] = skel_prog(m, i, &link);
 		if (m->prog_fd[i] < 0) {
 			fprintf(stderr, "saved_syn_mem: no program %s in the object\n",
@@ -180,6 +209,8 @@ int saved_syn_mem_attach_pinned(unsigned int entries, unsigned int ring_bytes)
 		struct bpf_link **link;
 		char path[256];
 
+		if (!m->cache_twin && cache_twin(mem_prog_names[i]))
+			continue;
 		link_pin_path(i, path, sizeof(path));
 		if (skel_prog(m, i, &link) < 0 || !*link || bpf_link__pin(*link, path)) {
 			fprintf(stderr, "saved_syn_mem: failed to pin %s: %s\n", path,
@@ -187,6 +218,8 @@ int saved_syn_mem_attach_pinned(unsigned int entries, unsigned int ring_bytes)
 			goto out;
 		}
 	}
+	printf("memory follower: kmalloc and kfree from %s; kmem_cache_alloc by %s (%s)\n",
+	       m->sites, m->cache_twin ? "a twin pair" : "one program", m->cache_why);
 	err = 0;
 out:
 	saved_syn_mem_close(m); /* the pins keep it attached */
@@ -224,8 +257,13 @@ struct saved_syn_mem *saved_syn_mem_open_pinned(void)
 	m->double_fd = bpf_obj_get(CAPTURE_PIN_DIR "/mem_double");
 	bool progs = true;
 
-	for (int i = 0; i < MEM_PROGS; i++)
-		progs = progs && m->prog_fd[i] >= 0;
+	/* every program, but kmem_cache_alloc's twin where it was not attached */
+	for (int i = 0; i < MEM_PROGS; i++) {
+		if (cache_twin(mem_prog_names[i]))
+			m->cache_twin = m->prog_fd[i] >= 0;
+		else
+			progs = progs && m->prog_fd[i] >= 0;
+	}
 	if (m->stats_fd < 0 || m->live_fd < 0 || m->double_fd < 0 || !progs) {
 		fprintf(stderr, "saved_syn_mem: the memory follower is not attached (%s/mem_*: %s)\n",
 			CAPTURE_PIN_DIR, strerror(errno));
@@ -247,16 +285,21 @@ void saved_syn_mem_read(const struct saved_syn_mem *m, struct mem_counts *out)
 	out->double_frees = st.double_frees;
 	out->unattributed = st.unattributed;
 	out->ctx_overflow = st.ctx_overflow;
+	out->cache_twin = m->cache_twin;
+	out->outside_ctx = st.outside_ctx;
 	out->live = (int64_t)(out->allocs - out->frees);
 	/* runs the kernel skipped: a traced call nested in one of these programs on its CPU (an
 	 * interrupt's allocation while the program ran in task context), handled by its twin */
-	out->missed = 0;
+	out->missed = out->ctx_missed = 0;
 	for (int i = 0; i < MEM_PROGS; i++) {
 		struct bpf_prog_info info = { 0 };
 		__u32 len = sizeof(info);
 
-		if (m->prog_fd[i] >= 0 && !bpf_obj_get_info_by_fd(m->prog_fd[i], &info, &len))
-			out->missed += info.recursion_misses;
+		if (m->prog_fd[i] < 0 || bpf_obj_get_info_by_fd(m->prog_fd[i], &info, &len))
+			continue;
+		out->missed += info.recursion_misses;
+		if (!strncmp(mem_prog_names[i], "rcv_state_", 10))
+			out->ctx_missed += info.recursion_misses;
 	}
 }
 

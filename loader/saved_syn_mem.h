@@ -10,6 +10,7 @@
 #define SYNTWIN_SAVED_SYN_MEM_H
 
 #include <linux/types.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +24,10 @@ struct mem_counts {
 	uint64_t ctx_overflow;		/* packets named by tc's cur_copy: TCP's stack was full */
 	uint64_t missed;		/* the follower's runs the kernel skipped (recursion_misses),
 					 * each event then handled by the other twin */
+	uint64_t ctx_missed;		/* ... of them, tcp_rcv_state_process()'s entries and exits */
+	uint64_t outside_ctx;		/* saved-SYN allocations outside tcp_rcv_state_process() */
+	bool cache_twin;		/* kmem_cache_alloc followed by a twin pair (slab caches may
+					 * merge), else by one program */
 	int64_t live;			/* allocs - frees */
 };
 
@@ -53,14 +58,13 @@ void saved_syn_mem_close(struct saved_syn_mem *m);
 
 /* The follower's programs, by name; each attached by a link pinned as link_mem_<name>. */
 #define SAVED_SYN_MEM_PROGS "on_kmalloc", "on_kmalloc_twin", "on_cache_alloc", \
-	"on_cache_alloc_twin", "on_kfree", "on_kfree_twin", "tcp4_enter", "tcp4_exit", \
-	"tcp6_enter", "tcp6_exit", "rcv_state_enter", "rcv_state_exit"
+	"on_cache_alloc_twin", "on_kfree", "on_kfree_twin", "rcv_state_enter", \
+	"rcv_state_enter_twin", "rcv_state_exit"
 
 /* Pins the follower leaves under CAPTURE_PIN_DIR (for detach). */
 #define SAVED_SYN_MEM_PINS "mem_live", "mem_freed", "mem_seen", "mem_double", "mem_stats", \
 	"cur_copy", "link_mem_on_kmalloc", "link_mem_on_kmalloc_twin", "link_mem_on_cache_alloc", \
 	"link_mem_on_cache_alloc_twin", "link_mem_on_kfree", "link_mem_on_kfree_twin", \
-	"link_mem_tcp4_enter", "link_mem_tcp4_exit", "link_mem_tcp6_enter", "link_mem_tcp6_exit", \
-	"link_mem_rcv_state_enter", "link_mem_rcv_state_exit"
+	"link_mem_rcv_state_enter", "link_mem_rcv_state_enter_twin", "link_mem_rcv_state_exit"
 
 #endif

@@ -124,6 +124,9 @@ static void summary_memory(struct json_out *j, const struct run_stats *st)
 	json_u64(j, "double_frees_unconfirmed", st->mem_double_unconfirmed);
 	json_u64(j, "missed_runs", st->mem.missed);
 	json_u64(j, "ctx_overflow", st->mem.ctx_overflow);
+	json_u64(j, "ctx_missed_runs", st->mem.ctx_missed);
+	json_u64(j, "outside_ctx", st->mem.outside_ctx);
+	json_bool(j, "kmem_cache_alloc_twin", st->mem.cache_twin);
 	json_u64(j, "unattributed", st->mem.unattributed);
 	json_u64(j, "untracked", st->mem.untracked);
 	json_u64(j, "verdicts", st->mem_leaks);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# `syntwin run` end to end. usage: run_checks.sh clean|corrupt|crafted|rerun|netem
+# `syntwin run` end to end. usage: run_checks.sh clean|corrupt|crafted|rerun|netem|merged
 # Every exact count the plan and the series fix is an expectation the run checks itself, on
 # every kernel (judge/expect.h: summary.json's expectations); these checks are about the
 # test itself: the run's exit status, that its expectations are there with the plan's numbers,
@@ -175,6 +175,29 @@ clean)
 	check [ "$(jc '.small_buffer == "ok"')" = "$(sj .small_buffer_checks)" ]
 	check [ "$(jc '.small_buffer != "" and .small_buffer != "ok"')" = 0 ]
 	fingerprints_exact
+	# the runner boots with slab_nomerge: the follower proved the kmalloc caches unmerged and
+	# follows kmem_cache_alloc with one program; every copy made inside TCP's receive
+	check [ "$(sj .memory_follower.kmem_cache_alloc_twin)" = false ]
+	check grep -q "kmem_cache_alloc by one program (slab_nomerge, no alias in [0-9]* kmalloc caches)" "$tmp/log"
+	check [ "$(sj .memory_follower.outside_ctx)" = 0 ]
+	;;
+merged)
+	# The same kernel booted with slab_merge after the runner's slab_nomerge: caches merge
+	# into the kmalloc ones (an address a saved copy had comes back from any merged cache, in
+	# interrupts too), so the follower follows kmem_cache_alloc with a twin pair, and the run
+	# is as clean.
+	SYNTWIN_VM_APPEND=slab_merge "$ROOT/syntwin" run --connections 2000 --out "$out" >"$tmp/log" 2>&1
+	rc=$?
+	tail -n 3 "$tmp/log"
+	check [ "$rc" = 0 ]
+	check grep -q "kmem_cache_alloc by a twin pair (/proc/cmdline does not turn slab merging off (no slab_nomerge, or a slab_merge after it))" "$tmp/log"
+	check [ "$(sj .memory_follower.kmem_cache_alloc_twin)" = true ]
+	check [ "$(sj .unexplained)" = 0 ]
+	check [ "$(sj .partial)" = false ]
+	check [ "$(sj .expectations_failed)" = 0 ]
+	check [ "$(sj .memory_follower.allocated)" -gt 0 ]
+	check [ "$(sj .memory_follower.freed)" = "$(sj .memory_follower.allocated)" ]
+	check [ "$(sj .memory_follower.outside_ctx)" = 0 ]
 	;;
 corrupt)
 	# 524 passive records (500 + 16 held back + 8 reset before the read) and 476 active ones

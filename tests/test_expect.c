@@ -205,6 +205,8 @@ static void reset_copy_lost(struct expect_facts *f)
 	gen_proven[GEN_RESET_BEFORE_READ]--;
 }
 static void freed_elsewhere(struct expect_facts *f) { f->mem_double_elsewhere = 1; }
+/* a saved copy allocated outside tcp_rcv_state_process(): tied by tc's last packet */
+static void outside_ctx(struct expect_facts *f) { f->mem_outside_ctx = 1; }
 /* A replayed SYN the kernel dropped for a reason its bytes show: a passive connection with no
  * socket and no saved copy. */
 static void one_dropped(struct expect_facts *f)
@@ -247,7 +249,7 @@ static void test_stock(void)
 	f.tcp_syn_saved = f.tcp_synack_saved = f.tcp_cookie_not_saved = -1;
 	f.records -= 9216;
 	expect_all(&f, &l);
-	CHECK(l.failed == 0 && l.n == 36, "stock: %zu of %zu failed, want 0 of 36", l.failed, l.n);
+	CHECK(l.failed == 0 && l.n == 37, "stock: %zu of %zu failed, want 0 of 37", l.failed, l.n);
 	for (size_t i = 0; i < l.n; i++)
 		CHECK(l.e[i].ok, "stock: %s got %lld want %lld", l.e[i].name,
 		      (long long)l.e[i].got, (long long)l.e[i].want);
@@ -264,7 +266,7 @@ static void test_expect(void)
 	provides_parse(reference, &decl, err, sizeof(err));
 	clean(&f, &p, &decl);
 	expect_all(&f, &l);
-	CHECK(l.failed == 0 && l.n == 45, "clean run: %zu of %zu failed, want 0 of 45", l.failed, l.n);
+	CHECK(l.failed == 0 && l.n == 46, "clean run: %zu of %zu failed, want 0 of 46", l.failed, l.n);
 	for (size_t i = 0; i < l.n; i++)
 		CHECK(l.e[i].ok, "clean run: %s got %lld want %lld", l.e[i].name,
 		      (long long)l.e[i].got, (long long)l.e[i].want);
@@ -291,6 +293,9 @@ static void test_expect(void)
 	fails("freed again elsewhere", freed_elsewhere, "saved copies freed again elsewhere",
 	      "saved copies freed again elsewhere 1, want 0 (the follower missed no run)");
 	fails("freed again, runs missed", freed_elsewhere_missed, "", "");
+	fails("a copy made outside TCP's receive", outside_ctx,
+	      "saved copies made outside tcp_rcv_state_process",
+	      "saved copies made outside tcp_rcv_state_process 1, want 0 (always)");
 }
 
 int main(void)

@@ -77,6 +77,9 @@ int main(void)
 	CHECK(strcmp(o.cmd[0], "sh") == 0 && strcmp(o.cmd[2], "exit 7") == 0 && !o.cmd[3],
 	      "guest command not kept whole");
 	CHECK(strcmp(o.accel, "tcg") == 0, "default accel %s", o.accel);
+	CHECK(!o.icount, "no --icount, no instruction clock");
+	CHECK_EQ_INT(parse(&o, err, (const char *[]){ BASE, "--icount", "--", "true", NULL }), 0);
+	CHECK(o.icount, "--icount kept");
 
 	static const struct {
 		const char *args[12];
@@ -92,6 +95,7 @@ int main(void)
 		{ { BASE, "--timeout", "99999999999999999999", "--", "true" }, "--timeout" },
 		{ { BASE, "--timeout" }, "--timeout: missing value" },
 		{ { BASE, "--accel", "xen", "--", "true" }, "--accel: 'xen'" },
+		{ { BASE, "--accel", "kvm", "--icount", "--", "true" }, "--icount needs --accel tcg" },
 		{ { BASE, "--share" }, "--share: missing value" },
 		{ { BASE, "--tree", "", "--", "true" }, "--tree: missing value" },
 		{ { BASE, "--bogus", "--", "true" }, "unknown option '--bogus'" },

@@ -67,6 +67,13 @@ static void machine_args(struct argv_buf *a, const struct runner_opts *o)
 	add(a, "pc");
 	add(a, "-accel");
 	add(a, "%s", o->accel);
+	if (o->icount) {
+		/* One instruction a nanosecond of guest time, and no idle time taken from the
+		 * host's clock (sleep=off: an idle guest jumps to its next timer). A benchmark's
+		 * rates then count instructions, repeatable to the instruction. */
+		add(a, "-icount");
+		add(a, "shift=0,sleep=off");
+	}
 	add(a, "-cpu");
 	add(a, "%s", strcmp(o->accel, "kvm") == 0 ? "host" : "max");
 	add(a, "-smp");
@@ -88,7 +95,11 @@ static void kernel_args(struct argv_buf *a, const struct runner_opts *o)
 	    "oops=panic "	/* an oops is a failure of the run, not something to limp past */
 	    "loglevel=4 "	/* warnings and worse reach the console (and the log tail) */
 	    "mitigations=off "	/* speculative-execution defences only slow TCG down */
-	    "random.trust_cpu=on", /* no entropy wait on boot */
+	    "random.trust_cpu=on " /* no entropy wait on boot */
+	    /* Slab caches unmerged: a kmalloc cache's objects then come from kmalloc() alone,
+	     * which the memory follower traces (loader/slab_merge.c); merged, any cache of the
+	     * size hands them out and every kmem_cache_alloc() must be followed too. */
+	    "slab_nomerge",
 	    o->append ? " " : "", o->append ? o->append : "");
 	/* The serial port is our stdout; signal=off: ^C reaches us, not the guest. */
 	add(a, "-chardev");

@@ -10,9 +10,11 @@
 const char runner_usage[] =
 	"usage: syntwin-vm --kernel BZIMAGE --initrd CPIO [--accel kvm|tcg] [--smp N] [--mem MB]\n"
 	"                  [--timeout S] [--share DIR] [--src DIR] [--log FILE] [--append ARGS]\n"
-	"                  [--tree FILE] [--verbose] -- CMD [ARGS...]\n"
+	"                  [--tree FILE] [--icount] [--verbose] -- CMD [ARGS...]\n"
 	"  --tree FILE  the kernel tree's facts (compare/tree_facts.h), given to the guest as\n"
-	"               /mnt/ctl/tree\n";
+	"               /mnt/ctl/tree\n"
+	"  --icount     (tcg) the guest's clock counts instructions, one a nanosecond: timings\n"
+	"               repeat to the instruction, whatever else the host runs\n";
 
 int runner_parse(int argc, char **argv, struct runner_opts *o, char *err, size_t errlen)
 {
@@ -40,6 +42,10 @@ int runner_parse(int argc, char **argv, struct runner_opts *o, char *err, size_t
 		}
 		if (strcmp(a, "--verbose") == 0) {
 			o->verbose = true;
+			continue;
+		}
+		if (strcmp(a, "--icount") == 0) {
+			o->icount = true;
 			continue;
 		}
 		for (k = 0; k < sizeof(str_flags) / sizeof(str_flags[0]); k++)
@@ -75,6 +81,11 @@ int runner_parse(int argc, char **argv, struct runner_opts *o, char *err, size_t
 	}
 	if (strcmp(o->accel, "kvm") && strcmp(o->accel, "tcg")) {
 		snprintf(err, errlen, "--accel: '%s' is neither kvm nor tcg", o->accel);
+		return -1;
+	}
+	if (o->icount && strcmp(o->accel, "tcg")) {
+		snprintf(err, errlen, "--icount needs --accel tcg (KVM runs the guest's instructions "
+			 "on the host's CPU, uncounted)");
 		return -1;
 	}
 	if (i >= argc) {

@@ -15,6 +15,7 @@ struct runner_opts {
 	const char *src;	/* host directory shared read-only at /src, or NULL */
 	const char *log;	/* console log file */
 	const char *append;	/* extra kernel arguments, or NULL */
+	bool icount;		/* -icount shift=0,sleep=off: a clock of instructions */
 	const char *tree;	/* the kernel tree's facts, copied into the ctl share, or NULL */
 	int smp, mem_mb, timeout_s;
 	bool verbose;		/* also show the boot, not just the command's output */
