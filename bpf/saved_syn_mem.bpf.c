@@ -158,11 +158,10 @@ static __always_inline void forget_freed(__u64 k)
  * it names the packet of every copy, at a third of the runs tcp_v4_rcv() and tcp_v6_rcv() cost
  * on every segment. The entry is attached twice, as the tracepoint programs are (below): a
  * call nested in it on its CPU (a softirq's packet while the task works through a backlog) is
- * pushed by the other, and a push is idempotent (the twin finds its skb on top). The exit needs
- * no twin: an exit skipped while the task's exit runs is taken by the task's pop if it comes
- * before that pop; after it, the entry stays, stale, until an exit below it pops it, and every
- * site allocation has its own packet's entry pushed above it (a slot lost, and only a full
- * stack is counted: ctx_overflow). Their skipped runs are counted apart (ctx_missed_runs). A
+ * pushed by the other, and a push is idempotent (the twin finds its skb on top). The exit too:
+ * its twin pops only its own skb from the top (ctx_exit_top()), a no-op behind the first exit,
+ * and the pop of a call whose first exit was skipped (the innermost call, on top as it
+ * returns). Their skipped runs are counted apart (ctx_missed_runs). A
  * saved-SYN allocation with no packet on the stack (outside tcp_rcv_state_process(), which a
  * correct kernel never does) is counted (outside_ctx), and fails the run.
  *
@@ -185,8 +184,9 @@ struct {
 } tcp_ctx SEC(".maps");
 
 /*
- * No clock: an entry whose exit was skipped stays until an exit below it pops it. Every site
- * allocation has its own packet's entry on top, pushed after any such stale one.
+ * No clock: an entry stays only if both exits of its call were skipped (nested three deep),
+ * until an exit below it pops it; every site allocation has its own packet's entry pushed
+ * above it.
  */
 static __always_inline void ctx_enter(struct sk_buff *skb)
 {
@@ -217,6 +217,22 @@ static __always_inline void ctx_enter(struct sk_buff *skb)
 	t->len = len + 1;
 	asm volatile("" ::: "memory");
 	t->skb[len] = (__u64)skb;
+}
+
+/* The exit's twin: pops @skb only if it is on top, so it is a no-op behind the first exit (which
+ * popped it) and takes the entry of an exit the first skipped (nested in it on its CPU: the
+ * innermost call, on top when it returns). */
+static __always_inline void ctx_exit_top(struct sk_buff *skb)
+{
+	struct tcp_ctx *t;
+	__u32 zero = 0, len;
+
+	t = bpf_map_lookup_elem(&tcp_ctx, &zero);
+	if (!t)
+		return;
+	len = t->len;
+	if (len > 0 && len <= TCP_CTX_DEPTH && t->skb[(len - 1) & (TCP_CTX_DEPTH - 1)] == (__u64)skb)
+		t->len = len - 1;
 }
 
 static __always_inline void ctx_exit(struct sk_buff *skb)
@@ -255,6 +271,13 @@ SEC("fexit/tcp_rcv_state_process")
 int BPF_PROG(rcv_state_exit, struct sock *sk, struct sk_buff *skb, int ret)
 {
 	ctx_exit(skb);
+	return 0;
+}
+
+SEC("fexit/tcp_rcv_state_process")
+int BPF_PROG(rcv_state_exit_twin, struct sock *sk, struct sk_buff *skb, int ret)
+{
+	ctx_exit_top(skb);
 	return 0;
 }
 

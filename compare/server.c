@@ -283,7 +283,7 @@ static void gather_facts(struct run *R, struct expect_facts *f)
 		.mem_untracked = st->mem.untracked, .mem_verdicts = st->mem_leaks,
 		.mem_ctx_overflow = st->mem.ctx_overflow, .mem_outside_ctx = st->mem.outside_ctx,
 		.mem_live = st->mem.live,
-		.mem_double_elsewhere = st->mem_double_unconfirmed, .mem_missed = st->mem.missed,
+		.mem_double_elsewhere = st->mem_double_unconfirmed, .mem_missed = st->mem.missed - st->mem.ctx_missed,
 		.active_allocs = st->active_allocs,
 		.active_ts = st->active_ts, .active_answered = st->active_answered,
 		.bound = cnt[CNT_BOUND], .bind_miss = cnt[CNT_BIND_MISS],

@@ -56,7 +56,8 @@ struct expect_facts {
 	uint64_t mem_verdicts, mem_ctx_overflow, mem_outside_ctx;
 	uint64_t mem_double_elsewhere;	/* freed again from another function (unconfirmed) */
 	uint64_t active_allocs;		/* ... those the follower tied to SYN-ACK copies */
-	uint64_t mem_missed;		/* the follower's runs the kernel skipped */
+	uint64_t mem_missed;		/* the follower's allocation and kfree runs the kernel
+					 * skipped (tcp_rcv_state_process()'s are not reuses) */
 	int64_t mem_live;
 	/* the witness */
 	uint64_t bound, bind_miss, active_bound, active_bind_miss, ring_drops, records_lost;

@@ -22,7 +22,7 @@ static const char *const site_names[] = { "tcp_saved_syn_alloc", "tcp_reqsk_reco
 
 /* The follower's programs (saved_syn_mem.bpf.c): kmalloc, kmem_cache_alloc and kfree, and
  * tcp_rcv_state_process()'s entry and exit that name the packet being processed, each a twin
- * pair but the exit (kmem_cache_alloc's twin only where slab caches may merge: cache_twin()). Each is
+ * pair (kmem_cache_alloc's twin only where slab caches may merge: cache_twin()). Each is
  * attached by a link pinned as CAPTURE_PIN_DIR/link_mem_<name> (SAVED_SYN_MEM_PINS). */
 static const char *const mem_prog_names[] = { SAVED_SYN_MEM_PROGS };
 #define MEM_PROGS ((int)(sizeof(mem_prog_names) / sizeof(mem_prog_names[0])))

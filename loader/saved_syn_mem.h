@@ -23,7 +23,9 @@ struct mem_counts {
 	uint64_t allocs, frees, untracked, double_frees, unattributed;
 	uint64_t ctx_overflow;		/* packets named by tc's cur_copy: TCP's stack was full */
 	uint64_t missed;		/* the follower's runs the kernel skipped (recursion_misses),
-					 * each event then handled by the other twin */
+					 * each event then handled by the other twin (a missed
+					 * kmem_cache_alloc run where it has no twin: the address
+					 * may have been reused unseen) */
 	uint64_t ctx_missed;		/* ... of them, tcp_rcv_state_process()'s entries and exits */
 	uint64_t outside_ctx;		/* saved-SYN allocations outside tcp_rcv_state_process() */
 	bool cache_twin;		/* kmem_cache_alloc followed by a twin pair (slab caches may
@@ -59,12 +61,13 @@ void saved_syn_mem_close(struct saved_syn_mem *m);
 /* The follower's programs, by name; each attached by a link pinned as link_mem_<name>. */
 #define SAVED_SYN_MEM_PROGS "on_kmalloc", "on_kmalloc_twin", "on_cache_alloc", \
 	"on_cache_alloc_twin", "on_kfree", "on_kfree_twin", "rcv_state_enter", \
-	"rcv_state_enter_twin", "rcv_state_exit"
+	"rcv_state_enter_twin", "rcv_state_exit", "rcv_state_exit_twin"
 
 /* Pins the follower leaves under CAPTURE_PIN_DIR (for detach). */
 #define SAVED_SYN_MEM_PINS "mem_live", "mem_freed", "mem_seen", "mem_double", "mem_stats", \
 	"cur_copy", "link_mem_on_kmalloc", "link_mem_on_kmalloc_twin", "link_mem_on_cache_alloc", \
 	"link_mem_on_cache_alloc_twin", "link_mem_on_kfree", "link_mem_on_kfree_twin", \
-	"link_mem_rcv_state_enter", "link_mem_rcv_state_enter_twin", "link_mem_rcv_state_exit"
+	"link_mem_rcv_state_enter", "link_mem_rcv_state_enter_twin", "link_mem_rcv_state_exit", \
+	"link_mem_rcv_state_exit_twin"
 
 #endif

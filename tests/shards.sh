@@ -31,7 +31,7 @@ norm() {
 	# (expectations: each shard's own, made in its run; tests/shards.sh checks none failed)
 	jq -S 'del(.merged_from, .shard, .expectations) |
 		.memory |= with_entries(select(.key | test("slab_bytes") | not)) |
-		del(.memory_follower.missed_runs) |
+		del(.memory_follower.missed_runs) | del(.memory_follower.ctx_missed_runs) |
 		walk(if type == "object" then with_entries(select(.key | endswith("_ms") | not)) else . end) |
 		.fingerprints.generators |= (map(del(.top_ja4t, .top_p0f_label)) | sort_by(.gen, .direction))' "$1"
 }
