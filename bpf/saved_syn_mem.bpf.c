@@ -188,17 +188,30 @@ struct {
  * until an exit below it pops it; every site allocation has its own packet's entry pushed
  * above it.
  */
+/* This CPU's stack, its length into *@len, and whether @skb is on its top. */
+static __always_inline struct tcp_ctx *ctx_top(struct sk_buff *skb, __u32 *len, bool *on_top)
+{
+	__u32 zero = 0, n;
+	struct tcp_ctx *t = bpf_map_lookup_elem(&tcp_ctx, &zero);
+
+	if (!t)
+		return NULL;
+	n = t->len;
+	*len = n;
+	*on_top = n > 0 && n <= TCP_CTX_DEPTH &&
+		  t->skb[(n - 1) & (TCP_CTX_DEPTH - 1)] == (__u64)skb;
+	return t;
+}
+
 static __always_inline void ctx_enter(struct sk_buff *skb)
 {
 	struct tcp_ctx *t;
 	__u32 zero = 0, len;
+	bool on_top;
 
-	t = bpf_map_lookup_elem(&tcp_ctx, &zero);
-	if (!t)
-		return;
-	len = t->len;
-	/* the twin's run for the same call: already pushed */
-	if (len > 0 && len <= TCP_CTX_DEPTH && t->skb[(len - 1) & (TCP_CTX_DEPTH - 1)] == (__u64)skb)
+	t = ctx_top(skb, &len, &on_top);
+	/* on top: the twin's run for the same call pushed it already */
+	if (!t || on_top)
 		return;
 	if (len >= TCP_CTX_DEPTH) {
 		/* no room: this packet's allocations fall back to cur_copy; counted, and a run
@@ -225,13 +238,11 @@ static __always_inline void ctx_enter(struct sk_buff *skb)
 static __always_inline void ctx_exit_top(struct sk_buff *skb)
 {
 	struct tcp_ctx *t;
-	__u32 zero = 0, len;
+	bool on_top;
+	__u32 len;
 
-	t = bpf_map_lookup_elem(&tcp_ctx, &zero);
-	if (!t)
-		return;
-	len = t->len;
-	if (len > 0 && len <= TCP_CTX_DEPTH && t->skb[(len - 1) & (TCP_CTX_DEPTH - 1)] == (__u64)skb)
+	t = ctx_top(skb, &len, &on_top);
+	if (t && on_top)
 		t->len = len - 1;
 }
 
