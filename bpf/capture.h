@@ -146,13 +146,24 @@ struct cur_copy {
 	__u32 valid;
 };
 
+/* What owns an address, as the memory follower reads it (slab_owner()): a kmalloc cache's slab,
+ * another cache's, a page no slab holds. */
+enum mem_owner {
+	MEM_OWNER_UNREAD,
+	MEM_OWNER_KMALLOC,
+	MEM_OWNER_OTHER,
+	MEM_OWNER_NO_SLAB,
+	MEM_OWNER_NOT_OBJECT,	/* another cache's slab, but no object of it starts there */
+};
+
 /* One saved-SYN object the memory follower follows (bpf/saved_syn_mem.bpf.c), by address. */
 struct mem_obj {
 	__u64 bytes;		/* requested size */
 	__u64 call_site;	/* kmalloc's caller */
 	__u64 free_site;	/* the first kfree's caller (mem_freed, mem_double) */
 	__u64 free2_site;	/* the second kfree's caller (mem_double) */
-	__u64 ts_ns;
+	__u64 owner2;		/* read_owner: what owned the address at the second kfree
+				 * (enum mem_owner), 0 unread */
 	struct capture_key flow;	/* the packet being processed; family 0 if none was known */
 	__u32 tag;		/* ... and which copy of it */
 	__u32 free_runs;	/* follower runs that saw a kfree of it: 2 per call (the twins),
@@ -171,6 +182,13 @@ struct mem_stats {
 	__u64 outside_ctx;	/* saved-SYN allocations made outside tcp_rcv_state_process()
 				 * (no packet on tcp_ctx): tied by tc's cur_copy, never on a
 				 * correct kernel */
+	__u64 double_unrecorded;	/* second kfrees not written to mem_double: the address
+					 * had one there, or the map was full */
+	__u64 cache_progs;	/* kmem_cache_alloc's programs the loader attached (0-2), set
+				 * before the programs run; 0: read_owner */
+	__u64 owner_check;	/* read_owner: what owned the run's first saved copy freed
+				 * (enum mem_owner), 0 until one was; MEM_OWNER_KMALLOC if the
+				 * layout the loader proved is the kernel's */
 };
 
 /* Cookie ACKs tc validated for a flow and ISN with no capture left (cookie_acks): how many, and

@@ -8,11 +8,18 @@
  * functions hold, tcp_ctx; else cur_copy, the last packet tc saw here). That copy is marked
  * CAP_F_SAVED with the size, so the comparator can check the size against the bytes read back
  * and which copy the kernel saved. A kfree moves the object to mem_freed; a second kfree of it
- * with no allocation of the address in between (kmalloc or kmem_cache_alloc) is a double free
- * (mem_double). Exact counts, no byte budget, no debug kernel.
+ * with no allocation of the address in between is a double free (mem_double). Exact counts, no
+ * byte budget, no debug kernel.
  *
- * Every program is attached twice (a twin pair per tracepoint or function), but
- * kmem_cache_alloc's where slab caches are proven unmerged (loader/slab_merge.h). The kernel
+ * An allocation of the address is a kmalloc, or a kmem_cache_alloc of a cache that took the
+ * freed copy's slab page. Where slab caches merge, kmem_cache_alloc hands out kmalloc caches'
+ * objects all the time: a twin pair follows it. Unmerged (loader/slab_merge.h), only a page given
+ * back and taken by another cache does, and the loader chooses one of two ways to see that: no
+ * program at all where what owns an address can be read (read_owner: loader/slab_owner.h), a
+ * second kfree then noting whether a cache other than kmalloc's owns the address by then; one
+ * program otherwise.
+ *
+ * Every other program is attached twice (a twin pair per tracepoint or function). The kernel
  * does not run a program nested in itself on one CPU: an allocation made by an interrupt (a
  * softirq delivering a SYN at irq exit, as netem's timer does) while the program runs for a
  * task's allocation is
@@ -36,6 +43,8 @@
 const volatile __u64 site_lo[MEM_MAX_SITES];
 const volatile __u64 site_hi[MEM_MAX_SITES];
 const volatile __u32 nsites;
+/* the loader proved page_offset_base, vmemmap_base and the slab fields readable (slab_owner.h) */
+const volatile bool read_owner;
 /* [sites_lo, sites_hi): from the lowest site's start to the highest's end, one comparison that
  * most allocations (none of them a saved copy's) fail before the loop */
 const volatile __u64 sites_lo, sites_hi;
@@ -351,9 +360,122 @@ static __always_inline bool attribute(struct mem_obj *o)
 	return true;
 }
 
+/*
+ * What owns @addr now (enum mem_owner): the struct page of the direct-map address (x86-64: 4 KiB
+ * pages, vmemmap), its compound head, whether that page is a slab, and if so whether its
+ * cache (struct slab's slab_cache) is a kmalloc cache (SLAB_KMALLOC). The layout by CO-RE: a
+ * page type on kernels that have enum pagetype (6.12), PG_slab in the flags before; the
+ * loader attaches no reader where it found neither (slab_owner.h). Read only on the rare
+ * path: a second kfree of a freed copy's address, and once for the run's first copy freed
+ * (owner_check), where a saved copy, a kmalloc cache's object, must read MEM_OWNER_KMALLOC.
+ */
+extern const void page_offset_base __ksym __weak;
+extern const void vmemmap_base __ksym __weak;
+
+enum pageflags { PG_slab = 7 };
+enum pagetype { PGTY_slab = 0xf5 };
+/* SLAB_KMALLOC: a bit of this enum where the kernel has it (6.10 on), else the macro's value
+ * (include/linux/slab.h: 0x00001000U, 6.1), which owner_check proves on every run */
+enum _slab_flag_bits { _SLAB_KMALLOC = 12 };
+#define SLAB_KMALLOC_6_1 0x00001000U
+
+struct page {
+	unsigned long flags;
+	unsigned long compound_head;
+	unsigned int page_type;
+} __attribute__((preserve_access_index));
+
+struct kmem_cache {
+	unsigned int flags;
+	unsigned int size;
+	unsigned int red_left_pad;
+} __attribute__((preserve_access_index));
+
+struct slab {
+	struct kmem_cache *slab_cache;
+} __attribute__((preserve_access_index));
+
+static __always_inline bool page_is_slab(struct page *pg)
+{
+	if (bpf_core_enum_value_exists(enum pagetype, PGTY_slab) &&
+	    bpf_core_field_exists(pg->page_type))
+		return BPF_CORE_READ(pg, page_type) >> 24 ==
+		       (unsigned int)bpf_core_enum_value(enum pagetype, PGTY_slab);
+	if (bpf_core_enum_value_exists(enum pageflags, PG_slab) && bpf_core_field_exists(pg->flags))
+		return BPF_CORE_READ(pg, flags) >> bpf_core_enum_value(enum pageflags, PG_slab) & 1;
+	return false;
+}
+
+static __always_inline unsigned int slab_kmalloc_flag(void)
+{
+	if (bpf_core_enum_value_exists(enum _slab_flag_bits, _SLAB_KMALLOC))
+		return 1u << bpf_core_enum_value(enum _slab_flag_bits, _SLAB_KMALLOC);
+	return SLAB_KMALLOC_6_1;
+}
+
+/* Another cache's object at @addr in slab @pg of cache @s: an object's start (SLUB: the slab's
+ * address + red_left_pad + k * size); MEM_OWNER_NOT_OBJECT otherwise, unread on a failed read. */
+static __always_inline __u64 other_object(__u64 addr, struct page *pg, struct kmem_cache *s,
+					  __u64 base, __u64 vmemmap)
+{
+	__u64 start = base + (((__u64)pg - vmemmap) / bpf_core_type_size(struct page) << 12);
+	unsigned int size, pad;
+
+	if (bpf_core_read(&size, sizeof(size), &s->size) ||
+	    bpf_core_read(&pad, sizeof(pad), &s->red_left_pad))
+		return MEM_OWNER_UNREAD;
+	if (!size || addr < start + pad || (addr - start - pad) % size)
+		return MEM_OWNER_NOT_OBJECT;
+	return MEM_OWNER_OTHER;
+}
+
+/* Every read checked: a failed one is MEM_OWNER_UNREAD, which excuses nothing. */
+static __always_inline __u64 slab_owner(__u64 addr)
+{
+	__u64 base, vmemmap, head;
+	struct kmem_cache *s;
+	unsigned int flags;
+	struct page *pg;
+
+	if (bpf_probe_read_kernel(&base, sizeof(base), &page_offset_base) ||
+	    bpf_probe_read_kernel(&vmemmap, sizeof(vmemmap), &vmemmap_base) || addr < base)
+		return MEM_OWNER_UNREAD;
+	pg = (struct page *)(vmemmap + ((addr - base) >> 12) * bpf_core_type_size(struct page));
+	if (bpf_core_read(&head, sizeof(head), &pg->compound_head))
+		return MEM_OWNER_UNREAD;
+	if (head & 1) {
+		pg = (struct page *)(head - 1);
+		if (bpf_core_read(&head, sizeof(head), &pg->compound_head))
+			return MEM_OWNER_UNREAD;
+	}
+	if (!page_is_slab(pg))
+		return MEM_OWNER_NO_SLAB;
+	if (bpf_core_read(&s, sizeof(s), &((struct slab *)pg)->slab_cache) || !s)
+		return MEM_OWNER_UNREAD;
+	/* 6.12: slab_cache is compound_head's word, which holds a list link while a page becomes
+	 * or stops being a slab: the two reads must agree */
+	if (bpf_core_field_offset(struct slab, slab_cache) ==
+	    bpf_core_field_offset(struct page, compound_head) && (__u64)s != head)
+		return MEM_OWNER_UNREAD;
+	if (bpf_core_read(&flags, sizeof(flags), &s->flags))
+		return MEM_OWNER_UNREAD;
+	if (flags & slab_kmalloc_flag())
+		return MEM_OWNER_KMALLOC;
+	return other_object(addr, pg, s, base, vmemmap);
+}
+
+/*
+ * The address the last saved-SYN allocation's first run followed (on any CPU), so that its
+ * twin's run, right after it on the same CPU, returns without a lookup. A kfree of the address
+ * clears it (handle_kfree(), in both runs, before the address can be handed out again), so it
+ * never names an earlier object at the same address: the twin returns early only behind the
+ * first run of its own event. Another CPU's allocation in between only costs the lookup.
+ */
+__u64 last_followed;
+
 /* One run (of either twin) for a kmalloc: the first to insert the object takes it. */
 static __always_inline void handle_kmalloc(unsigned long call_site, const void *ptr,
-					   __u64 bytes_req)
+					   __u64 bytes_req, bool twin)
 {
 	struct mem_obj o = { .bytes = bytes_req, .call_site = call_site };
 	struct mem_stats *st;
@@ -364,12 +486,13 @@ static __always_inline void handle_kmalloc(unsigned long call_site, const void *
 	forget_freed(k);
 	if (!saved_syn_site(call_site))
 		return;
-	st = bpf_map_lookup_elem(&mem_stats, &zero);
-	if (!st)
+	if (twin && *(volatile __u64 *)&last_followed == k)
 		return;
-	o.ts_ns = bpf_ktime_get_ns();
 	/* the twin's run for this same allocation finds it there */
 	if (bpf_map_lookup_elem(&mem_live, &k))
+		return;
+	st = bpf_map_lookup_elem(&mem_stats, &zero);
+	if (!st)
 		return;
 	if (!attribute(&o))
 		__sync_fetch_and_add(&st->unattributed, 1);
@@ -377,9 +500,11 @@ static __always_inline void handle_kmalloc(unsigned long call_site, const void *
 	if (bpf_map_update_elem(&mem_live, &k, &o, BPF_NOEXIST)) {
 		if (!bpf_map_lookup_elem(&mem_live, &k))
 			__sync_fetch_and_add(&st->untracked, 1);
-		return;
+	} else {
+		__sync_fetch_and_add(&st->allocs, 1);
 	}
-	__sync_fetch_and_add(&st->allocs, 1);
+	if (!twin)
+		*(volatile __u64 *)&last_followed = k;
 }
 
 /* One run (of either twin) for a kfree. */
@@ -392,6 +517,9 @@ static __always_inline void handle_kfree(unsigned long call_site, const void *pt
 
 	if (!maybe_followed(k))
 		return;
+	/* the address may be handed out again from now on (last_followed) */
+	if (*(volatile __u64 *)&last_followed == k)
+		*(volatile __u64 *)&last_followed = 0;
 	st = bpf_map_lookup_elem(&mem_stats, &zero);
 	if (!st)
 		return;
@@ -400,6 +528,10 @@ static __always_inline void handle_kfree(unsigned long call_site, const void *pt
 		d = *o;
 		d.free_site = call_site;
 		d.free_runs = 1;
+		/* the run's first copy freed (of a size kmalloc serves from a cache): still its
+		 * kmalloc cache's object, in its slab, until kfree() returns */
+		if (read_owner && !st->owner_check && d.bytes <= 4096)
+			st->owner_check = slab_owner(k);
 		bpf_map_update_elem(&mem_freed, &k, &d, BPF_ANY);
 		/* only the run whose delete succeeds counts the free (the twins may race) */
 		if (!bpf_map_delete_elem(&mem_live, &k))
@@ -415,7 +547,13 @@ static __always_inline void handle_kfree(unsigned long call_site, const void *pt
 		return;
 	d = *o;
 	d.free2_site = call_site;
-	bpf_map_update_elem(&mem_double, &k, &d, BPF_ANY);
+	/* another cache owns the address now if it took the page since: the judge's to weigh */
+	if (read_owner)
+		d.owner2 = slab_owner(k);
+	/* the first second kfree at an address stays: a later one is counted, never written over it
+	 * (a reuse after a double free must not hide it) */
+	if (bpf_map_update_elem(&mem_double, &k, &d, BPF_NOEXIST))
+		__sync_fetch_and_add(&st->double_unrecorded, 1);
 	__sync_fetch_and_add(&st->double_frees, 1);
 }
 
@@ -424,7 +562,7 @@ int BPF_PROG(on_kmalloc, unsigned long call_site, const void *ptr, __u64 bytes_r
 	     __u64 bytes_alloc, unsigned int gfp_flags, int node)
 {
 	if (ptr)
-		handle_kmalloc(call_site, ptr, bytes_req);
+		handle_kmalloc(call_site, ptr, bytes_req, false);
 	return 0;
 }
 
@@ -433,14 +571,14 @@ int BPF_PROG(on_kmalloc_twin, unsigned long call_site, const void *ptr, __u64 by
 	     __u64 bytes_alloc, unsigned int gfp_flags, int node)
 {
 	if (ptr)
-		handle_kmalloc(call_site, ptr, bytes_req);
+		handle_kmalloc(call_site, ptr, bytes_req, true);
 	return 0;
 }
 
 /* Any cache allocation can reuse a freed saved copy's address: where slab caches merge, a
  * kmalloc cache serves other caches of its size, whose objects come from kmem_cache_alloc()
  * (the twin is attached then); unmerged, a slab page given back to the page allocator and taken
- * by another cache (this program alone: slab_merge.h). */
+ * by another cache (this program alone, or none where read_owner). */
 SEC("raw_tp/kmem_cache_alloc")
 int BPF_PROG(on_cache_alloc, unsigned long call_site, const void *ptr)
 {

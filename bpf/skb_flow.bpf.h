@@ -14,6 +14,7 @@
 #include <linux/tcp.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
+#include <stdbool.h>
 
 #include "syn_maps.bpf.h"
 
@@ -33,30 +34,37 @@ struct sk_buff {
 static __always_inline int syn_flow_of(const unsigned char *nh, struct capture_key *key,
 				       struct tcphdr *th, __u32 *tag)
 {
-	__u8 t[60] = {};
+	/* One read each for the IP and the TCP header with its options, as long as the longest
+	 * (an IPv6 header; 60 bytes of TCP); a read cut short by the end of mapped memory is made
+	 * again at the header's own length. Helper calls are most of what this costs. */
+	__u8 ipb[sizeof(struct ipv6hdr)] = {}, t[60] = {};
+	bool whole = !bpf_probe_read_kernel(ipb, sizeof(ipb), nh);
 	const unsigned char *tcp;
 	__u8 ver;
 
-	if (bpf_probe_read_kernel(&ver, 1, nh))
+	if (!whole && bpf_probe_read_kernel(ipb, sizeof(struct iphdr), nh))
 		return -1;
-	if ((ver >> 4) == 4) {
+	ver = ipb[0] >> 4;
+	if (ver == 4) {
 		struct iphdr ip;
 
-		if (bpf_probe_read_kernel(&ip, sizeof(ip), nh) || ip.protocol != IPPROTO_TCP ||
-		    ip.ihl < 5 || (ip.frag_off & bpf_htons(0x3fff)))
+		__builtin_memcpy(&ip, ipb, sizeof(ip));
+		if (ip.protocol != IPPROTO_TCP || ip.ihl < 5 || (ip.frag_off & bpf_htons(0x3fff)))
 			return -1;
 		key->family = AF_INET;
 		__builtin_memcpy(key->saddr, &ip.saddr, 4);
 		__builtin_memcpy(key->daddr, &ip.daddr, 4);
 		tcp = nh + ip.ihl * 4;
 		*tag = tag_id(TAG_SEED, bpf_ntohs(ip.id));
-	} else if ((ver >> 4) == 6) {
+	} else if (ver == 6) {
 		struct ipv6hdr ip6;
 		__u8 next;
 		int i;
 
-		if (bpf_probe_read_kernel(&ip6, sizeof(ip6), nh))
+		/* the IPv6 header itself ran past mapped memory */
+		if (!whole)
 			return -1;
+		__builtin_memcpy(&ip6, ipb, sizeof(ip6));
 		key->family = AF_INET6;
 		__builtin_memcpy(key->saddr, &ip6.saddr, 16);
 		__builtin_memcpy(key->daddr, &ip6.daddr, 16);
@@ -78,11 +86,14 @@ static __always_inline int syn_flow_of(const unsigned char *nh, struct capture_k
 	} else {
 		return -1;
 	}
-	if (bpf_probe_read_kernel(th, sizeof(*th), tcp) || !th->syn)
-		return -1;
 	/* the options too (reading past a short header is harmless: the tag stops at doff) */
-	if (bpf_probe_read_kernel(t, sizeof(t), tcp))
-		__builtin_memcpy(t, th, sizeof(*th));
+	if (bpf_probe_read_kernel(t, sizeof(t), tcp)) {
+		if (bpf_probe_read_kernel(t, sizeof(*th), tcp))
+			return -1;
+	}
+	__builtin_memcpy(th, t, sizeof(*th));
+	if (!th->syn)
+		return -1;
 	*tag = tag_tcp(*tag, t);
 	key->sport = th->source;
 	key->dport = th->dest;

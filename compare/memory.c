@@ -101,6 +101,11 @@ static void judge_one(struct run *R, const struct mem_obj *o, const struct mem_f
 		mem_record(R, o, &res);
 		return;
 	}
+	if (f->other_owner) {
+		R->st.mem_double_reused++;
+		fprintf(stderr, "syntwin-server: note: a saved copy's address %s\n", res.detail);
+		return;
+	}
 	R->st.mem_double_unconfirmed++;
 	fprintf(stderr, "syntwin-server: note: a saved copy's address freed at %s was freed again "
 		"at %s, another function (not judged: see double_frees_unconfirmed; the follower "
@@ -112,7 +117,8 @@ static int judge_double(uint64_t addr, const struct mem_obj *o, void *arg)
 {
 	char first[160], second[160];
 	struct mem_finding f = { .kind = MEM_FREED_TWICE, .bytes = o->bytes, .isn = o->flow.seq,
-				 .free_site = first, .free2_site = second };
+				 .free_site = first, .free2_site = second,
+				 .other_owner = mem_other_owner(o->owner2) };
 
 	(void)addr;
 	saved_syn_mem_symbol(o->free_site, first, sizeof(first));

@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/types.h>
+
+#include "capture.h"
 #include "json_out.h"
 #include "plan.h"
 #include "provides.h"
@@ -122,6 +125,9 @@ static void memory(const struct expect_facts *f, struct expect_list *l)
 	want(l, "saved copies freed", ALWAYS, (int64_t)f->mem_allocs, (int64_t)f->mem_frees);
 	want(l, "saved copies outstanding", ALWAYS, 0, f->mem_live);
 	want(l, "saved copies freed twice", ALWAYS, 0, (int64_t)f->mem_double);
+	/* each second kfree judged: none kept out of mem_double (by an earlier one at the
+	 * address, or a full map) */
+	want(l, "second kfrees unrecorded", ALWAYS, 0, (int64_t)f->mem_double_unrecorded);
 	want(l, "saved copies unattributed", ALWAYS, 0, (int64_t)f->mem_unattributed);
 	want(l, "saved copies untracked", ALWAYS, 0, (int64_t)f->mem_untracked);
 	want(l, "memory verdicts", ALWAYS, 0, (int64_t)f->mem_verdicts);
@@ -129,6 +135,12 @@ static void memory(const struct expect_facts *f, struct expect_list *l)
 	/* a copy made where no correct kernel makes one, tied by tc's last packet on the CPU */
 	want(l, "saved copies made outside tcp_rcv_state_process", ALWAYS, 0,
 	     (int64_t)f->mem_outside_ctx);
+	/* where the follower reads what owns an address instead of following kmem_cache_alloc, a
+	 * saved copy read so is a kmalloc cache's object until kfree() returns: the layout the
+	 * loader proved is the kernel's */
+	if (f->mem_owner_read && f->mem_frees)
+		want(l, "first copy freed owned by a kmalloc cache", "kmem_cache_alloc not followed",
+		     MEM_OWNER_KMALLOC, (int64_t)f->mem_owner_check);
 	/* a second kfree from another function is a double free unless the follower missed
 	 * runs (an allocation nested in its program on that CPU reuses the address unseen) */
 	if (!f->mem_missed)

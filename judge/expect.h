@@ -54,6 +54,10 @@ struct expect_facts {
 	/* the memory follower */
 	uint64_t mem_allocs, mem_frees, mem_double, mem_unattributed, mem_untracked;
 	uint64_t mem_verdicts, mem_ctx_overflow, mem_outside_ctx;
+	bool mem_owner_read;		/* the follower reads an address's owner (no kmem_cache_alloc
+					 * program) ... */
+	uint64_t mem_owner_check;	/* ... and read this of the first copy freed (mem_owner) */
+	uint64_t mem_double_unrecorded;	/* second kfrees the follower could not record */
 	uint64_t mem_double_elsewhere;	/* freed again from another function (unconfirmed) */
 	uint64_t active_allocs;		/* ... those the follower tied to SYN-ACK copies */
 	uint64_t mem_missed;		/* the follower's allocation and kfree runs the kernel

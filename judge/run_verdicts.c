@@ -6,6 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/types.h>
+
+#include "capture.h"
+
 int judge_client_failed(const struct client_failure *f, struct compare_result *res)
 {
 	*res = (struct compare_result){ .verdict = V_CONN_FAILED, .diff_off = -1 };
@@ -46,7 +50,9 @@ int judge_memory(const struct mem_finding *f, struct compare_result *res)
 		if (function_len(f->free_site) != function_len(f->free2_site) ||
 		    strncmp(f->free_site, f->free2_site, function_len(f->free_site))) {
 			snprintf(res->detail, sizeof(res->detail), "freed at %s, again at %s: another "
-				 "function, not judged", f->free_site, f->free2_site);
+				 "function, %s", f->free_site, f->free2_site, f->other_owner ?
+				 "on an object of another slab cache (the page was given back and "
+				 "taken): a reuse, not a double free" : "not judged");
 			return 0;
 		}
 		snprintf(what, sizeof(what), "was freed twice in one function (%s, then %s)",
@@ -56,6 +62,11 @@ int judge_memory(const struct mem_finding *f, struct compare_result *res)
 			     "(allocated for isn %u) ", (unsigned long long)f->bytes, f->isn);
 	append(res->detail, sizeof(res->detail), n, what);
 	return 1;
+}
+
+bool mem_other_owner(uint64_t owner2)
+{
+	return owner2 == MEM_OWNER_OTHER;
 }
 
 static bool exact_counter(const struct cookie_counts *c)

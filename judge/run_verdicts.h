@@ -41,14 +41,22 @@ struct mem_finding {
 	uint32_t isn;			/* of the SYN it was allocated for */
 	const char *free_site;		/* MEM_FREED_TWICE: both kfree call sites, "func+0x1f" */
 	const char *free2_site;
+	bool other_owner;		/* MEM_FREED_TWICE: another slab cache owned the address at
+					 * the second kfree than at the first (a page given back
+					 * and taken: a new object of that cache) */
 };
 
 /*
  * Returns 1 with @res filled (differ: a leak, or a double free in one function: one path freed
- * it twice), or 0 when it is not judged: freed again from another function, where the address
- * may have been handed out again by an allocation the tracepoints did not report.
+ * it twice, whoever owns the address by then), or 0 when it is not judged: freed again from
+ * another function, where the address may have been handed out again by an allocation the
+ * tracepoints did not report, or was (other_owner: @res says so).
  */
 int judge_memory(const struct mem_finding *f, struct compare_result *res);
+/* other_owner from what the follower read at a second kfree (enum mem_owner): another cache's
+ * object there, and nothing else (unread, kmalloc's, no slab, no object of it). */
+bool mem_other_owner(uint64_t owner2);
+
 
 /*
  * The syncookie cross-check. Syncookie explanations rest on the witness's per-connection proof;

@@ -3,6 +3,7 @@
 #include "saved_syn_mem.h"
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "capture_client.h"
 #include "saved_syn_mem.skel.h"
 #include "slab_merge.h"
+#include "slab_owner.h"
 
 #define MEM_MAX_SITES 8
 
@@ -22,8 +24,8 @@ static const char *const site_names[] = { "tcp_saved_syn_alloc", "tcp_reqsk_reco
 
 /* The follower's programs (saved_syn_mem.bpf.c): kmalloc, kmem_cache_alloc and kfree, and
  * tcp_rcv_state_process()'s entry and exit that name the packet being processed, each a twin
- * pair (kmem_cache_alloc's twin only where slab caches may merge: cache_twin()). Each is
- * attached by a link pinned as CAPTURE_PIN_DIR/link_mem_<name> (SAVED_SYN_MEM_PINS). */
+ * pair (kmem_cache_alloc's: cache_progs()). Each is attached by a link pinned as
+ * CAPTURE_PIN_DIR/link_mem_<name> (SAVED_SYN_MEM_PINS). */
 static const char *const mem_prog_names[] = { SAVED_SYN_MEM_PROGS };
 #define MEM_PROGS ((int)(sizeof(mem_prog_names) / sizeof(mem_prog_names[0])))
 #define MEM_PROGS_MAX 16
@@ -32,22 +34,55 @@ struct saved_syn_mem {
 	struct saved_syn_mem_bpf *skel;	/* NULL for a pinned reader */
 	int stats_fd, live_fd, double_fd;
 	int prog_fd[MEM_PROGS_MAX];	/* the pinned reader's own; the skeleton's otherwise; -1
-					 * for a program not attached (cache_twin()) */
-	bool cache_twin;		/* on_cache_alloc_twin attached too (slab_merge.h) */
+					 * for a program not attached (cache_progs()) */
+	int cache_progs;		/* kmem_cache_alloc's programs attached (cache_progs()) */
 	char sites[256];
-	char cache_why[160];
+	char cache_why[320];
 };
 
-/*
- * kmem_cache_alloc's twin, attached only where kmalloc caches may share their objects with
- * other caches (slab_caches_may_merge()): there a freed copy's address comes back from
- * kmem_cache_alloc() all the time, in interrupts too. Unmerged, only a slab page given back and
- * taken by another cache can hand it out so, and one program sees that (a run it skips is
- * counted in missed_runs, which keeps a second kfree from another function unjudged).
- */
-static bool cache_twin(const char *name)
+/* Is program @name kmem_cache_alloc's, and which: 1 the first, 2 its twin; 0 neither. */
+static int cache_prog(const char *name)
 {
-	return !strcmp(name, "on_cache_alloc_twin");
+	return !strcmp(name, "on_cache_alloc") ? 1 : !strcmp(name, "on_cache_alloc_twin") ? 2 : 0;
+}
+
+/*
+ * How many programs follow kmem_cache_alloc: two (a twin pair) where kmalloc caches may share
+ * their objects with other caches (slab_caches_may_merge()): there a freed copy's address comes
+ * back from kmem_cache_alloc() all the time, in interrupts too. Unmerged, only a slab page given
+ * back and taken by another cache hands it out so: none where a second kfree can read which cache
+ * owns the address (slab_owner_readable(); the program then reads it, read_owner), else one (a
+ * run it skips is counted in missed_runs, which keeps a second kfree from another function
+ * unjudged). The reason, for the run's header, into m->cache_why.
+ */
+static int cache_progs(struct saved_syn_mem *m, bool owner_ok)
+{
+	const char *follow = getenv("SYNTWIN_FOLLOW_CACHE_ALLOC");
+	char why[200];
+	struct btf *btf;
+	bool owner;
+	size_t n;
+
+	if (slab_caches_may_merge("/proc/cmdline", "/sys/kernel/slab", m->cache_why,
+				  sizeof(m->cache_why)))
+		return 2;
+	/* the guest's environment (a kernel argument, SYNTWIN_VM_APPEND): the program however
+	 * readable the owner, to test and measure that way on a kernel that has both; and a
+	 * test process's own follower (the conformance suite counts second kfrees itself) */
+	if (!owner_ok || (follow && !strcmp(follow, "1"))) {
+		n = strlen(m->cache_why);
+		snprintf(m->cache_why + n, sizeof(m->cache_why) - n, "; %s", owner_ok ?
+			 "SYNTWIN_FOLLOW_CACHE_ALLOC=1 in the environment" :
+			 "a test process's own follower");
+		return 1;
+	}
+	btf = btf__load_vmlinux_btf();
+	owner = slab_owner_readable("/proc/kallsyms", libbpf_get_error(btf) ? NULL : btf, why,
+				    sizeof(why));
+	btf__free(libbpf_get_error(btf) ? NULL : btf);
+	n = strlen(m->cache_why);
+	snprintf(m->cache_why + n, sizeof(m->cache_why) - n, "; %s", why);
+	return owner ? 0 : 1;
 }
 
 _Static_assert(sizeof(mem_prog_names) / sizeof(mem_prog_names[0]) <= MEM_PROGS_MAX,
@@ -109,7 +144,7 @@ static int resolve(uint64_t *lo, uint64_t *hi, char *names, size_t nlen)
 }
 
 /* Opens the object with its call sites set; @pin_root NULL: every map its own. */
-static struct saved_syn_mem *open_skel(const char *pin_root)
+static struct saved_syn_mem *open_skel(const char *pin_root, bool owner_ok)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, oo, .pin_root_path = pin_root);
 	struct saved_syn_mem *m = calloc(1, sizeof(*m));
@@ -144,19 +179,35 @@ static struct saved_syn_mem *open_skel(const char *pin_root)
 			m->skel->rodata->sites_hi = hi[i];
 	}
 	m->skel->rodata->nsites = (__u32)n;
-	m->cache_twin = slab_caches_may_merge("/proc/cmdline", "/sys/kernel/slab", m->cache_why,
-					      sizeof(m->cache_why));
-	if (!m->cache_twin)
+	m->cache_progs = cache_progs(m, owner_ok);
+	m->skel->rodata->read_owner = m->cache_progs == 0;
+	if (m->cache_progs < 2)
 		bpf_program__set_autoload(m->skel->progs.on_cache_alloc_twin, false);
+	if (m->cache_progs < 1)
+		bpf_program__set_autoload(m->skel->progs.on_cache_alloc, false);
 	return m;
 fail:
 	saved_syn_mem_close(m);
 	return NULL;
 }
 
+/* The mode into the stats map before any program runs, for readers (saved_syn_mem_open_pinned()). */
+static int record_mode(struct saved_syn_mem *m)
+{
+	int fd = bpf_map__fd(m->skel->maps.mem_stats);
+	struct mem_stats st = { 0 };
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(fd, &zero, &st))
+		return -1;
+	st.cache_progs = (__u64)m->cache_progs;
+	return bpf_map_update_elem(fd, &zero, &st, BPF_ANY);
+}
+
 static int load_attach(struct saved_syn_mem *m)
 {
-	if (saved_syn_mem_bpf__load(m->skel) || saved_syn_mem_bpf__attach(m->skel)) {
+	if (saved_syn_mem_bpf__load(m->skel) || record_mode(m) ||
+	    saved_syn_mem_bpf__attach(m->skel)) {
 		fprintf(stderr, "saved_syn_mem: cannot load or attach the kmalloc/kfree follower: %s\n",
 			strerror(errno));
 		return -1;
@@ -167,7 +218,7 @@ static int load_attach(struct saved_syn_mem *m)
 	for (int i = 0; i < MEM_PROGS; i++) {
 		struct bpf_link **link;
 
-		if (!m->cache_twin && cache_twin(mem_prog_names[i]))
+		if (cache_prog(mem_prog_names[i]) > m->cache_progs)
 			continue;
 		m->prog_fd[i] = skel_prog(m, i, &link);
 		if (m->prog_fd[i] < 0) {
@@ -181,7 +232,7 @@ static int load_attach(struct saved_syn_mem *m)
 
 struct saved_syn_mem *saved_syn_mem_open(void)
 {
-	struct saved_syn_mem *m = open_skel(NULL);
+	struct saved_syn_mem *m = open_skel(NULL, false);
 
 	if (m && load_attach(m)) {
 		saved_syn_mem_close(m);
@@ -192,7 +243,7 @@ struct saved_syn_mem *saved_syn_mem_open(void)
 
 int saved_syn_mem_attach_pinned(unsigned int entries, unsigned int ring_bytes)
 {
-	struct saved_syn_mem *m = open_skel(CAPTURE_PIN_DIR);
+	struct saved_syn_mem *m = open_skel(CAPTURE_PIN_DIR, true);
 	int err = -1;
 
 	if (!m)
@@ -209,7 +260,7 @@ int saved_syn_mem_attach_pinned(unsigned int entries, unsigned int ring_bytes)
 		struct bpf_link **link;
 		char path[256];
 
-		if (!m->cache_twin && cache_twin(mem_prog_names[i]))
+		if (cache_prog(mem_prog_names[i]) > m->cache_progs)
 			continue;
 		link_pin_path(i, path, sizeof(path));
 		if (skel_prog(m, i, &link) < 0 || !*link || bpf_link__pin(*link, path)) {
@@ -218,8 +269,9 @@ int saved_syn_mem_attach_pinned(unsigned int entries, unsigned int ring_bytes)
 			goto out;
 		}
 	}
-	printf("memory follower: kmalloc and kfree from %s; kmem_cache_alloc by %s (%s)\n",
-	       m->sites, m->cache_twin ? "a twin pair" : "one program", m->cache_why);
+	printf("memory follower: kmalloc and kfree from %s; kmem_cache_alloc %s (%s)\n",
+	       m->sites, m->cache_progs == 2 ? "by a twin pair" : m->cache_progs ? "by one program" :
+	       "not followed", m->cache_why);
 	err = 0;
 out:
 	saved_syn_mem_close(m); /* the pins keep it attached */
@@ -240,6 +292,29 @@ static int prog_of_link(const char *path)
 	return prog;
 }
 
+/* Every program attached, kmem_cache_alloc's as many as the mode the loader recorded in the
+ * stats map (record_mode()) says: none where it reads the owner, the first, or both. */
+static bool pinned_progs(struct saved_syn_mem *m)
+{
+	struct mem_stats st = { 0 };
+	__u32 zero = 0;
+
+	if (bpf_map_lookup_elem(m->stats_fd, &zero, &st) || st.cache_progs > 2)
+		return false;
+	m->cache_progs = (int)st.cache_progs;
+	for (int i = 0; i < MEM_PROGS; i++) {
+		bool want = cache_prog(mem_prog_names[i]) <= m->cache_progs;
+
+		if (want != (m->prog_fd[i] >= 0)) {
+			fprintf(stderr, "saved_syn_mem: %s %s, with kmem_cache_alloc followed by %d "
+				"program(s)\n", mem_prog_names[i], want ? "not attached" : "attached",
+				m->cache_progs);
+			return false;
+		}
+	}
+	return true;
+}
+
 struct saved_syn_mem *saved_syn_mem_open_pinned(void)
 {
 	struct saved_syn_mem *m = calloc(1, sizeof(*m));
@@ -255,18 +330,9 @@ struct saved_syn_mem *saved_syn_mem_open_pinned(void)
 	m->stats_fd = bpf_obj_get(CAPTURE_PIN_DIR "/mem_stats");
 	m->live_fd = bpf_obj_get(CAPTURE_PIN_DIR "/mem_live");
 	m->double_fd = bpf_obj_get(CAPTURE_PIN_DIR "/mem_double");
-	bool progs = true;
-
-	/* every program, but kmem_cache_alloc's twin where it was not attached */
-	for (int i = 0; i < MEM_PROGS; i++) {
-		if (cache_twin(mem_prog_names[i]))
-			m->cache_twin = m->prog_fd[i] >= 0;
-		else
-			progs = progs && m->prog_fd[i] >= 0;
-	}
-	if (m->stats_fd < 0 || m->live_fd < 0 || m->double_fd < 0 || !progs) {
-		fprintf(stderr, "saved_syn_mem: the memory follower is not attached (%s/mem_*: %s)\n",
-			CAPTURE_PIN_DIR, strerror(errno));
+	if (m->stats_fd < 0 || m->live_fd < 0 || m->double_fd < 0 || !pinned_progs(m)) {
+		fprintf(stderr, "saved_syn_mem: the memory follower is not attached (%s/mem_*)\n",
+			CAPTURE_PIN_DIR);
 		saved_syn_mem_close(m);
 		return NULL;
 	}
@@ -285,7 +351,9 @@ void saved_syn_mem_read(const struct saved_syn_mem *m, struct mem_counts *out)
 	out->double_frees = st.double_frees;
 	out->unattributed = st.unattributed;
 	out->ctx_overflow = st.ctx_overflow;
-	out->cache_twin = m->cache_twin;
+	out->cache_progs = m->cache_progs;
+	out->owner_check = st.owner_check;
+	out->double_unrecorded = st.double_unrecorded;
 	out->outside_ctx = st.outside_ctx;
 	out->live = (int64_t)(out->allocs - out->frees);
 	/* runs the kernel skipped: a traced call nested in one of these programs on its CPU (an

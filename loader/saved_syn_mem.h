@@ -18,6 +18,14 @@
 
 struct saved_syn_mem;
 
+/* enum mem_owner's name in summary.json */
+static inline const char *mem_owner_name(enum mem_owner o)
+{
+	return o == MEM_OWNER_KMALLOC ? "kmalloc" : o == MEM_OWNER_OTHER ? "other-cache" :
+	       o == MEM_OWNER_NO_SLAB ? "no-slab" : o == MEM_OWNER_NOT_OBJECT ? "not-an-object" :
+	       "none";
+}
+
 /* The counts since the follower was attached. */
 struct mem_counts {
 	uint64_t allocs, frees, untracked, double_frees, unattributed;
@@ -28,8 +36,12 @@ struct mem_counts {
 					 * may have been reused unseen) */
 	uint64_t ctx_missed;		/* ... of them, tcp_rcv_state_process()'s entries and exits */
 	uint64_t outside_ctx;		/* saved-SYN allocations outside tcp_rcv_state_process() */
-	bool cache_twin;		/* kmem_cache_alloc followed by a twin pair (slab caches may
-					 * merge), else by one program */
+	int cache_progs;		/* kmem_cache_alloc followed by a twin pair (2: slab caches
+					 * may merge), one program (1), or none (0: a second kfree
+					 * reads the address's slab cache, slab_owner.h) */
+	uint64_t owner_check;		/* ... with none: what owned the first copy freed (enum
+					 * mem_owner; MEM_OWNER_KMALLOC, or 0 before one was) */
+	uint64_t double_unrecorded;	/* second kfrees not written to mem_double */
 	int64_t live;			/* allocs - frees */
 };
 

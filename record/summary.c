@@ -122,11 +122,17 @@ static void summary_memory(struct json_out *j, const struct run_stats *st)
 	json_u64(j, "second_kfrees_seen", st->mem.double_frees);
 	json_u64(j, "double_frees", st->mem_double_confirmed);
 	json_u64(j, "double_frees_unconfirmed", st->mem_double_unconfirmed);
+	json_u64(j, "double_frees_reused", st->mem_double_reused);
+	json_u64(j, "second_kfrees_unrecorded", st->mem.double_unrecorded);
 	json_u64(j, "missed_runs", st->mem.missed);
 	json_u64(j, "ctx_overflow", st->mem.ctx_overflow);
 	json_u64(j, "ctx_missed_runs", st->mem.ctx_missed);
 	json_u64(j, "outside_ctx", st->mem.outside_ctx);
-	json_bool(j, "kmem_cache_alloc_twin", st->mem.cache_twin);
+	json_bool(j, "kmem_cache_alloc_twin", st->mem.cache_progs == 2);
+	json_u64(j, "kmem_cache_alloc_programs", (uint64_t)st->mem.cache_progs);
+	/* the owner read of the first saved copy freed, where kmem_cache_alloc is not followed */
+	json_str(j, "first_copy_owner", st->mem.cache_progs ? "not read" :
+		 mem_owner_name((enum mem_owner)st->mem.owner_check));
 	json_u64(j, "unattributed", st->mem.unattributed);
 	json_u64(j, "untracked", st->mem.untracked);
 	json_u64(j, "verdicts", st->mem_leaks);

@@ -68,6 +68,8 @@ struct run_stats {
 	uint64_t mem_leaks;		/* memory verdicts: outstanding at the end, freed twice */
 	uint64_t mem_double_unconfirmed; /* freed again from another function (judge_memory()) */
 	uint64_t mem_double_confirmed;	/* freed twice in one function: a verdict each */
+	uint64_t mem_double_reused;	/* freed again from another function, the address owned by
+					 * another slab cache by then (judge_memory()) */
 	struct fp_stats fp;		/* fingerprints through both witnesses (fp_record.h) */
 	bool partial;
 	bool keys_lost;			/* a judged key not kept (out of memory) */

@@ -1,11 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# `syntwin run` end to end. usage: run_checks.sh clean|corrupt|crafted|rerun|netem|merged
+# `syntwin run` end to end. usage: run_checks.sh clean|corrupt|crafted|rerun|netem|merged|followed
 # Every exact count the plan and the series fix is an expectation the run checks itself, on
 # every kernel (judge/expect.h: summary.json's expectations); these checks are about the
 # test itself: the run's exit status, that its expectations are there with the plan's numbers,
 # and what each generator must have put on the wire.
 #  clean:   10,000 connections -> exit 0, 0 unexplained, every expectation met, complete
+#  merged, followed: 2,000 connections with kmem_cache_alloc followed by a twin pair (slab_merge),
+#           or by one program (SYNTWIN_FOLLOW_CACHE_ALLOC=1) -> as clean
 #  corrupt: every 90th BPF record with a native copy (11 of them) corrupted (test-only hook) -> exit 1, decoded diffs, pcap;
 #           then every record an explanation covers made wrong inside that region -> all unexplained
 set -u
@@ -176,9 +178,33 @@ clean)
 	check [ "$(jc '.small_buffer != "" and .small_buffer != "ok"')" = 0 ]
 	fingerprints_exact
 	# the runner boots with slab_nomerge: the follower proved the kmalloc caches unmerged and
-	# follows kmem_cache_alloc with one program; every copy made inside TCP's receive
+	# what owns an address readable (6.1: PG_slab and SLAB_KMALLOC's 0x1000, 6.12: the page
+	# type and _SLAB_KMALLOC), so it follows no kmem_cache_alloc, and read the first saved copy
+	# freed as a kmalloc cache's; every copy made inside TCP's receive
+	check [ "$(sj .memory_follower.kmem_cache_alloc_programs)" = 0 ]
 	check [ "$(sj .memory_follower.kmem_cache_alloc_twin)" = false ]
-	check grep -q "kmem_cache_alloc by one program (slab_nomerge, no alias in [0-9]* kmalloc caches)" "$tmp/log"
+	check grep -Eq "kmem_cache_alloc not followed \(slab_nomerge, no alias in [0-9]+ kmalloc caches; a second kfree reads what owns the address: page_offset_base, vmemmap_base, slab pages by (PG_slab, kmalloc caches by SLAB_KMALLOC 0x1000|page_type, kmalloc caches by _SLAB_KMALLOC)\)" "$tmp/log"
+	check [ "$(sj .memory_follower.first_copy_owner)" = kmalloc ]
+	check [ "$(sj .memory_follower.outside_ctx)" = 0 ]
+	;;
+followed)
+	# The same kernel with SYNTWIN_FOLLOW_CACHE_ALLOC=1 in the guest's environment: one program
+	# follows kmem_cache_alloc though the owner is readable (the way of kernels where it is
+	# not), no owner read, and the run is as clean.
+	SYNTWIN_VM_APPEND=SYNTWIN_FOLLOW_CACHE_ALLOC=1 "$ROOT/syntwin" run --connections 2000 \
+		--out "$out" >"$tmp/log" 2>&1
+	rc=$?
+	tail -n 3 "$tmp/log"
+	check [ "$rc" = 0 ]
+	check grep -Eq "kmem_cache_alloc by one program \(slab_nomerge, no alias in [0-9]+ kmalloc caches; SYNTWIN_FOLLOW_CACHE_ALLOC=1 in the environment\)" "$tmp/log"
+	check [ "$(sj .memory_follower.kmem_cache_alloc_programs)" = 1 ]
+	check [ "$(sj .memory_follower.kmem_cache_alloc_twin)" = false ]
+	check [ "$(sj .unexplained)" = 0 ]
+	check [ "$(sj .partial)" = false ]
+	check [ "$(sj .expectations_failed)" = 0 ]
+	check [ "$(sj .memory_follower.allocated)" -gt 0 ]
+	check [ "$(sj .memory_follower.freed)" = "$(sj .memory_follower.allocated)" ]
+	check [ "$(sj .memory_follower.first_copy_owner)" = "not read" ]
 	check [ "$(sj .memory_follower.outside_ctx)" = 0 ]
 	;;
 merged)
@@ -192,6 +218,7 @@ merged)
 	check [ "$rc" = 0 ]
 	check grep -q "kmem_cache_alloc by a twin pair (/proc/cmdline does not turn slab merging off (no slab_nomerge, or a slab_merge after it))" "$tmp/log"
 	check [ "$(sj .memory_follower.kmem_cache_alloc_twin)" = true ]
+	check [ "$(sj .memory_follower.kmem_cache_alloc_programs)" = 2 ]
 	check [ "$(sj .unexplained)" = 0 ]
 	check [ "$(sj .partial)" = false ]
 	check [ "$(sj .expectations_failed)" = 0 ]

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/types.h>
+
+#include "capture.h"
 #include "check.h"
 #include "registry.h"
 #include "run_verdicts.h"
@@ -36,16 +39,28 @@ static const struct mem_case mem_cases[] = {
 	  "a saved copy of 112 bytes (allocated for isn 7) was never freed (outstanding at the end "
 	  "of the run)" },
 	{ "freed twice in one function",
-	  { MEM_FREED_TWICE, 112, 9, "tcp_saved_syn_free+0x1f", "tcp_saved_syn_free+0x2a" }, 1,
+	  { MEM_FREED_TWICE, 112, 9, "tcp_saved_syn_free+0x1f", "tcp_saved_syn_free+0x2a", false },
+	  1,
 	  "a saved copy of 112 bytes (allocated for isn 9) was freed twice in one function "
 	  "(tcp_saved_syn_free+0x1f, then tcp_saved_syn_free+0x2a)" },
 	/* near misses: another function (a prefix of the first's name too) is not judged */
+	/* another slab cache owning the address by then does not excuse one function's second
+	 * kfree: that function freed the saved copy's address twice */
+	{ "freed twice in one function, another cache owning the address",
+	  { MEM_FREED_TWICE, 112, 9, "tcp_saved_syn_free+0x1f", "tcp_saved_syn_free+0x2a", true },
+	  1, "was freed twice in one function (tcp_saved_syn_free+0x1f, then "
+	  "tcp_saved_syn_free+0x2a)" },
 	{ "freed again in another function",
-	  { MEM_FREED_TWICE, 112, 9, "tcp_saved_syn_free+0x1f", "reqsk_free+0x10" }, 0,
+	  { MEM_FREED_TWICE, 112, 9, "tcp_saved_syn_free+0x1f", "reqsk_free+0x10", false }, 0,
 	  "another function, not judged" },
 	{ "freed again in a function whose name starts alike",
-	  { MEM_FREED_TWICE, 112, 9, "tcp_free+0x1f", "tcp_free_fastopen_req+0x8" }, 0,
+	  { MEM_FREED_TWICE, 112, 9, "tcp_free+0x1f", "tcp_free_fastopen_req+0x8", false }, 0,
 	  "another function, not judged" },
+	{ "freed again in another function, another cache owning the address",
+	  { MEM_FREED_TWICE, 112, 9, "tcp_saved_syn_free+0x1f", "kfree_rcu_work+0x10", true }, 0,
+	  "freed at tcp_saved_syn_free+0x1f, again at kfree_rcu_work+0x10: another function, on "
+	  "an object of another slab cache (the page was given back and taken): a reuse, not a "
+	  "double free" },
 };
 
 static void memory(void)
@@ -59,6 +74,17 @@ static void memory(void)
 		CHECK(!bad || res.verdict == V_DIFFER, "%s: verdict %d", c->name, res.verdict);
 		CHECK(strstr(res.detail, c->detail) != NULL, "%s: detail '%s'", c->name, res.detail);
 	}
+}
+
+/* What a second kfree read excuses: another cache's object there, and only that. */
+static void owners(void)
+{
+	CHECK(mem_other_owner(MEM_OWNER_OTHER), "another cache's object: another owner");
+	CHECK(!mem_other_owner(MEM_OWNER_UNREAD), "unread: no other owner");
+	CHECK(!mem_other_owner(MEM_OWNER_KMALLOC), "a kmalloc cache's: no other owner");
+	CHECK(!mem_other_owner(MEM_OWNER_NO_SLAB), "no slab page: no other owner");
+	CHECK(!mem_other_owner(MEM_OWNER_NOT_OBJECT), "no object of that cache there: no owner");
+	CHECK(!mem_other_owner(99), "a value the follower never writes: no other owner");
 }
 
 struct cookie_case {
@@ -193,6 +219,7 @@ int main(void)
 {
 	client_failed();
 	memory();
+	owners();
 	cookie_counter();
 	leftovers();
 	as_planned();
