@@ -57,13 +57,17 @@ git -C "$wt" bisect reset -q >/dev/null 2>&1 || :
 git -C "$wt" reset -q --hard && git -C "$wt" clean -q -fdx || usage_die "bisect: cannot clean $wt"
 
 export SYNTWIN_ROOT
+# endpoint COMMIT STATUS WHAT [run options]: COMMIT's step (checked out in the scratch worktree)
+# must end with STATUS (0 passes, 1 fails), else there is nothing to bisect: "WHAT (status ...)"
+endpoint() {
+	c=$1 want=$2 what=$3 st=0
+	shift 3
+	git -C "$wt" checkout -q --detach "$c" && "$SYNTWIN_ROOT/vm/bisect-step.sh" "$wt" "$out" "$@" || st=$?
+	[ "$st" = "$want" ] || usage_die "bisect: $what (status $st; $out/steps.txt): nothing to bisect"
+}
 stage "bisect: checking GOOD $good and BAD $bad"
-src=0
-git -C "$wt" checkout -q --detach "$gc" && "$SYNTWIN_ROOT/vm/bisect-step.sh" "$wt" "$out" "$@" || src=$?
-[ "$src" = 0 ] || usage_die "bisect: GOOD $good does not pass its run (status $src; $out/steps.txt): nothing to bisect"
-src=0
-git -C "$wt" checkout -q --detach "$bc" && "$SYNTWIN_ROOT/vm/bisect-step.sh" "$wt" "$out" "$@" || src=$?
-[ "$src" = 1 ] || usage_die "bisect: BAD $bad does not fail its run (status $src; $out/steps.txt): nothing to bisect"
+endpoint "$gc" 0 "GOOD $good does not pass its run" "$@"
+endpoint "$bc" 1 "BAD $bad does not fail its run" "$@"
 stage "bisect: git bisect run ($(git -C "$tree" rev-list --count "$gc..$bc") commits from GOOD to BAD)"
 rc=0
 git -C "$wt" bisect start "$bc" "$gc" >"$out/bisect-run.log" 2>&1 || rc=$?
