@@ -393,6 +393,7 @@ struct kmem_cache {
 
 struct slab {
 	struct kmem_cache *slab_cache;
+	unsigned int objects:15;
 } __attribute__((preserve_access_index));
 
 static __always_inline bool page_is_slab(struct page *pg)
@@ -414,19 +415,33 @@ static __always_inline unsigned int slab_kmalloc_flag(void)
 }
 
 /* Another cache's object at @addr in slab @pg of cache @s: an object's start (SLUB: the slab's
- * address + red_left_pad + k * size); MEM_OWNER_NOT_OBJECT otherwise, unread on a failed read. */
+ * address + red_left_pad + k * size, k below the slab's objects); MEM_OWNER_NOT_OBJECT
+ * otherwise, unread on a failed read. */
 static __always_inline __u64 other_object(__u64 addr, struct page *pg, struct kmem_cache *s,
 					  __u64 base, __u64 vmemmap)
 {
 	__u64 start = base + (((__u64)pg - vmemmap) / bpf_core_type_size(struct page) << 12);
-	unsigned int size, pad;
+	struct slab *sl = (struct slab *)pg;
+	unsigned int size, pad, objects;
 
 	if (bpf_core_read(&size, sizeof(size), &s->size) ||
 	    bpf_core_read(&pad, sizeof(pad), &s->red_left_pad))
 		return MEM_OWNER_UNREAD;
-	if (!size || addr < start + pad || (addr - start - pad) % size)
+	objects = (unsigned int)BPF_CORE_READ_BITFIELD_PROBED(sl, objects);
+	if (!size || addr < start + pad || (addr - start - pad) % size ||
+	    (addr - start - pad) / size >= objects)
 		return MEM_OWNER_NOT_OBJECT;
 	return MEM_OWNER_OTHER;
+}
+
+/* After the reads of @s: the page is still a slab of @s (no page freed and taken meanwhile:
+ * 6.1 clears PG_slab, then the slab_cache word, with nothing between for a reader). */
+static __always_inline bool still_slab_of(struct page *pg, struct kmem_cache *s)
+{
+	struct kmem_cache *again;
+
+	return page_is_slab(pg) &&
+	       !bpf_core_read(&again, sizeof(again), &((struct slab *)pg)->slab_cache) && again == s;
 }
 
 /* Every read checked: a failed one is MEM_OWNER_UNREAD, which excuses nothing. */
@@ -450,7 +465,9 @@ static __always_inline __u64 slab_owner(__u64 addr)
 	}
 	if (!page_is_slab(pg))
 		return MEM_OWNER_NO_SLAB;
-	if (bpf_core_read(&s, sizeof(s), &((struct slab *)pg)->slab_cache) || !s)
+	/* a kmem_cache is aligned; a page that stopped being a slab holds a mapping there (6.1:
+	 * anon_vma | 1) or a list link */
+	if (bpf_core_read(&s, sizeof(s), &((struct slab *)pg)->slab_cache) || !s || ((__u64)s & 7))
 		return MEM_OWNER_UNREAD;
 	/* 6.12: slab_cache is compound_head's word, which holds a list link while a page becomes
 	 * or stops being a slab: the two reads must agree */
@@ -461,7 +478,7 @@ static __always_inline __u64 slab_owner(__u64 addr)
 		return MEM_OWNER_UNREAD;
 	if (flags & slab_kmalloc_flag())
 		return MEM_OWNER_KMALLOC;
-	return other_object(addr, pg, s, base, vmemmap);
+	return still_slab_of(pg, s) ? other_object(addr, pg, s, base, vmemmap) : MEM_OWNER_UNREAD;
 }
 
 /*
@@ -530,8 +547,14 @@ static __always_inline void handle_kfree(unsigned long call_site, const void *pt
 		d.free_runs = 1;
 		/* the run's first copy freed (of a size kmalloc serves from a cache): still its
 		 * kmalloc cache's object, in its slab, until kfree() returns */
-		if (read_owner && !st->owner_check && d.bytes <= 4096)
-			st->owner_check = slab_owner(k);
+		if (read_owner && !st->owner_check && d.bytes <= 4096) {
+			__u64 v = slab_owner(k);
+
+			/* the first reading kept, whichever CPU made it: a later one never hides
+			 * it (an unread one is made again at the next copy freed) */
+			if (v)
+				__sync_val_compare_and_swap(&st->owner_check, 0, v);
+		}
 		bpf_map_update_elem(&mem_freed, &k, &d, BPF_ANY);
 		/* only the run whose delete succeeds counts the free (the twins may race) */
 		if (!bpf_map_delete_elem(&mem_live, &k))
@@ -550,9 +573,10 @@ static __always_inline void handle_kfree(unsigned long call_site, const void *pt
 	/* another cache owns the address now if it took the page since: the judge's to weigh */
 	if (read_owner)
 		d.owner2 = slab_owner(k);
-	/* the first second kfree at an address stays: a later one is counted, never written over it
-	 * (a reuse after a double free must not hide it) */
-	if (bpf_map_update_elem(&mem_double, &k, &d, BPF_NOEXIST))
+	/* the first second kfree at an address stays: a later one is never written over it (a
+	 * reuse after a double free must not hide it), and counted unless it is another cache's
+	 * object's own (a reuse again, which the entry there says nothing against) */
+	if (bpf_map_update_elem(&mem_double, &k, &d, BPF_NOEXIST) && d.owner2 != MEM_OWNER_OTHER)
 		__sync_fetch_and_add(&st->double_unrecorded, 1);
 	__sync_fetch_and_add(&st->double_frees, 1);
 }

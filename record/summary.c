@@ -130,9 +130,9 @@ static void summary_memory(struct json_out *j, const struct run_stats *st)
 	json_u64(j, "outside_ctx", st->mem.outside_ctx);
 	json_bool(j, "kmem_cache_alloc_twin", st->mem.cache_progs == 2);
 	json_u64(j, "kmem_cache_alloc_programs", (uint64_t)st->mem.cache_progs);
-	/* the owner read of the first saved copy freed, where kmem_cache_alloc is not followed */
-	json_str(j, "first_copy_owner", st->mem.cache_progs ? "not read" :
-		 mem_owner_name((enum mem_owner)st->mem.owner_check));
+	/* the owner read of the first saved copy freed, where kmem_cache_alloc is not followed
+	 * ("none": not read) */
+	json_str(j, "first_copy_owner", mem_owner_name((enum mem_owner)st->mem.owner_check));
 	json_u64(j, "unattributed", st->mem.unattributed);
 	json_u64(j, "untracked", st->mem.untracked);
 	json_u64(j, "verdicts", st->mem_leaks);

@@ -204,7 +204,7 @@ followed)
 	check [ "$(sj .expectations_failed)" = 0 ]
 	check [ "$(sj .memory_follower.allocated)" -gt 0 ]
 	check [ "$(sj .memory_follower.freed)" = "$(sj .memory_follower.allocated)" ]
-	check [ "$(sj .memory_follower.first_copy_owner)" = "not read" ]
+	check [ "$(sj .memory_follower.first_copy_owner)" = none ]
 	check [ "$(sj .memory_follower.outside_ctx)" = 0 ]
 	;;
 merged)
@@ -219,6 +219,7 @@ merged)
 	check grep -q "kmem_cache_alloc by a twin pair (/proc/cmdline does not turn slab merging off (no slab_nomerge, or a slab_merge after it))" "$tmp/log"
 	check [ "$(sj .memory_follower.kmem_cache_alloc_twin)" = true ]
 	check [ "$(sj .memory_follower.kmem_cache_alloc_programs)" = 2 ]
+	check [ "$(sj .memory_follower.first_copy_owner)" = none ]
 	check [ "$(sj .unexplained)" = 0 ]
 	check [ "$(sj .partial)" = false ]
 	check [ "$(sj .expectations_failed)" = 0 ]

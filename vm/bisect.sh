@@ -62,7 +62,8 @@ export SYNTWIN_ROOT
 endpoint() {
 	c=$1 want=$2 what=$3 st=0
 	shift 3
-	git -C "$wt" checkout -q --detach "$c" && "$SYNTWIN_ROOT/vm/bisect-step.sh" "$wt" "$out" "$@" || st=$?
+	git -C "$wt" checkout -q --detach "$c" || usage_die "bisect: cannot check out $c in $wt"
+	"$SYNTWIN_ROOT/vm/bisect-step.sh" "$wt" "$out" "$@" || st=$?
 	[ "$st" = "$want" ] || usage_die "bisect: $what (status $st; $out/steps.txt): nothing to bisect"
 }
 stage "bisect: checking GOOD $good and BAD $bad"
