@@ -22,6 +22,22 @@ pj() { jq -r "$1" "$out/plan.json"; }
 # all, the kernel saved the first, each such record is explained naming it. Any other record
 # explained so saw copies of its own (a real retransmission), and every extra copy the
 # witness counted is on a record.
+# A 2,000-connection run with kernel arguments @1 (SYNTWIN_VM_APPEND) that must be as clean as
+# the default one: exit 0, nothing unexplained, complete, every expectation met, every saved
+# copy freed, each made inside TCP's receive, no owner read (these runs follow kmem_cache_alloc)
+clean_2000_with() {
+	SYNTWIN_VM_APPEND=$1 "$ROOT/syntwin" run --connections 2000 --out "$out" >"$tmp/log" 2>&1
+	rc=$?
+	tail -n 3 "$tmp/log"
+	check [ "$rc" = 0 ]
+	check [ "$(sj .unexplained)" = 0 ]
+	check [ "$(sj .partial)" = false ]
+	check [ "$(sj .expectations_failed)" = 0 ]
+	check [ "$(sj .memory_follower.allocated)" -gt 0 ]
+	check [ "$(sj .memory_follower.freed)" = "$(sj .memory_follower.allocated)" ]
+	check [ "$(sj .memory_follower.outside_ctx)" = 0 ]
+	check [ "$(sj .memory_follower.first_copy_owner)" = none ]
+}
 retransmits_exact() {
 	n4=$(jc '.knobs | test("rexmit-v4")') n6=$(jc '.knobs | test("rexmit-v6")')
 	check [ $((n4 + n6)) -gt 0 ]
@@ -191,41 +207,20 @@ followed)
 	# The same kernel with SYNTWIN_FOLLOW_CACHE_ALLOC=1 in the guest's environment: one program
 	# follows kmem_cache_alloc though the owner is readable (the way of kernels where it is
 	# not), no owner read, and the run is as clean.
-	SYNTWIN_VM_APPEND=SYNTWIN_FOLLOW_CACHE_ALLOC=1 "$ROOT/syntwin" run --connections 2000 \
-		--out "$out" >"$tmp/log" 2>&1
-	rc=$?
-	tail -n 3 "$tmp/log"
-	check [ "$rc" = 0 ]
+	clean_2000_with SYNTWIN_FOLLOW_CACHE_ALLOC=1
 	check grep -Eq "kmem_cache_alloc by one program \(slab_nomerge, no alias in [0-9]+ kmalloc caches; SYNTWIN_FOLLOW_CACHE_ALLOC=1 in the environment\)" "$tmp/log"
 	check [ "$(sj .memory_follower.kmem_cache_alloc_programs)" = 1 ]
 	check [ "$(sj .memory_follower.kmem_cache_alloc_twin)" = false ]
-	check [ "$(sj .unexplained)" = 0 ]
-	check [ "$(sj .partial)" = false ]
-	check [ "$(sj .expectations_failed)" = 0 ]
-	check [ "$(sj .memory_follower.allocated)" -gt 0 ]
-	check [ "$(sj .memory_follower.freed)" = "$(sj .memory_follower.allocated)" ]
-	check [ "$(sj .memory_follower.first_copy_owner)" = none ]
-	check [ "$(sj .memory_follower.outside_ctx)" = 0 ]
 	;;
 merged)
 	# The same kernel booted with slab_merge after the runner's slab_nomerge: caches merge
 	# into the kmalloc ones (an address a saved copy had comes back from any merged cache, in
 	# interrupts too), so the follower follows kmem_cache_alloc with a twin pair, and the run
 	# is as clean.
-	SYNTWIN_VM_APPEND=slab_merge "$ROOT/syntwin" run --connections 2000 --out "$out" >"$tmp/log" 2>&1
-	rc=$?
-	tail -n 3 "$tmp/log"
-	check [ "$rc" = 0 ]
+	clean_2000_with slab_merge
 	check grep -q "kmem_cache_alloc by a twin pair (/proc/cmdline does not turn slab merging off (no slab_nomerge, or a slab_merge after it))" "$tmp/log"
 	check [ "$(sj .memory_follower.kmem_cache_alloc_twin)" = true ]
 	check [ "$(sj .memory_follower.kmem_cache_alloc_programs)" = 2 ]
-	check [ "$(sj .memory_follower.first_copy_owner)" = none ]
-	check [ "$(sj .unexplained)" = 0 ]
-	check [ "$(sj .partial)" = false ]
-	check [ "$(sj .expectations_failed)" = 0 ]
-	check [ "$(sj .memory_follower.allocated)" -gt 0 ]
-	check [ "$(sj .memory_follower.freed)" = "$(sj .memory_follower.allocated)" ]
-	check [ "$(sj .memory_follower.outside_ctx)" = 0 ]
 	;;
 corrupt)
 	# 524 passive records (500 + 16 held back + 8 reset before the read) and 476 active ones
