@@ -38,7 +38,7 @@ struct mem_counts {
 	uint64_t outside_ctx;		/* saved-SYN allocations outside tcp_rcv_state_process() */
 	int cache_progs;		/* kmem_cache_alloc followed by a twin pair (2: slab caches
 					 * may merge), one program (1), or none (0: a second kfree
-					 * reads the address's slab cache, slab_owner.h) */
+					 * reads what owns the address, slab_owner.h) */
 	uint64_t owner_check;		/* ... with none: what owned the first copy freed (enum
 					 * mem_owner; MEM_OWNER_KMALLOC, or 0 before one was) */
 	uint64_t double_unrecorded;	/* second kfrees not written to mem_double */
