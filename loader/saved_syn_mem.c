@@ -59,9 +59,8 @@ static int cache_progs(struct saved_syn_mem *m, bool owner_ok)
 {
 	const char *follow = getenv("SYNTWIN_FOLLOW_CACHE_ALLOC");
 	char why[200];
-	struct btf *btf;
-	bool owner;
 	size_t n;
+	int progs;
 
 	if (slab_caches_may_merge("/proc/cmdline", "/sys/kernel/slab", m->cache_why,
 				  sizeof(m->cache_why)))
@@ -70,19 +69,21 @@ static int cache_progs(struct saved_syn_mem *m, bool owner_ok)
 	 * readable the owner, to test and measure that way on a kernel that has both; and a
 	 * test process's own follower (the conformance suite counts second kfrees itself) */
 	if (!owner_ok || (follow && !strcmp(follow, "1"))) {
-		n = strlen(m->cache_why);
-		snprintf(m->cache_why + n, sizeof(m->cache_why) - n, "; %s", owner_ok ?
+		snprintf(why, sizeof(why), "%s", owner_ok ?
 			 "SYNTWIN_FOLLOW_CACHE_ALLOC=1 in the environment" :
 			 "a test process's own follower");
-		return 1;
+		progs = 1;
+	} else {
+		struct btf *btf = btf__load_vmlinux_btf();
+
+		if (libbpf_get_error(btf))
+			btf = NULL;
+		progs = slab_owner_readable("/proc/kallsyms", btf, why, sizeof(why)) ? 0 : 1;
+		btf__free(btf);
 	}
-	btf = btf__load_vmlinux_btf();
-	owner = slab_owner_readable("/proc/kallsyms", libbpf_get_error(btf) ? NULL : btf, why,
-				    sizeof(why));
-	btf__free(libbpf_get_error(btf) ? NULL : btf);
 	n = strlen(m->cache_why);
 	snprintf(m->cache_why + n, sizeof(m->cache_why) - n, "; %s", why);
-	return owner ? 0 : 1;
+	return progs;
 }
 
 _Static_assert(sizeof(mem_prog_names) / sizeof(mem_prog_names[0]) <= MEM_PROGS_MAX,
