@@ -246,6 +246,8 @@ enum capture_counter {
 				 * (CAP_F_ANSWERED; its TSecr noted) */
 	CNT_SYNACK_REQ,		/* a SYN-ACK answering a captured SYN left a request socket
 				 * (CAP_F_SYNACK_REQ) */
+	CNT_RECAPTURE_NEW,	/* a copy counted in recaptured whose held entry the consumer took
+				 * meanwhile: it made the key anew (keep_copy()) */
 	CNT_MAX
 };
 
@@ -255,6 +257,6 @@ enum capture_counter {
 	"active_bound", "active_bind_miss", "recaptured", "cookie_proven", \
 	"syn_dropped", "copies_cut", "fate_unmatched", "synack_matched", "rst_matched", \
 	"ring_drops", "cookie_late", "cookie_child", "synack_cookie", "synack_rst", \
-	"synack_answered", "synack_request"
+	"synack_answered", "synack_request", "recapture_new_key"
 
 #endif

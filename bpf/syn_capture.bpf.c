@@ -19,6 +19,7 @@
 #include "syn_maps.bpf.h"
 
 #define EEXIST 17
+#define ENOENT 2
 
 #define AF_INET 2
 #define AF_INET6 10
@@ -182,7 +183,18 @@ static __always_inline long keep_copy(struct capture_key *key, struct capture_re
 		}
 	}
 	rec->flags |= CAP_F_RECAPTURED;
-	return bpf_map_update_elem(&syn_by_flow, key, rec, BPF_ANY);
+	/* In place of the held entry. If the consumer took it since the lookup above (its
+	 * lookup-and-delete between the two), this copy makes the key anew: counted apart, so
+	 * that capture_evictions() does not count it as an entry in place of another (it would
+	 * be one short, which hides an eviction); another copy making the key between the two
+	 * updates is an error (BPF_NOEXIST), not written over. */
+	err = bpf_map_update_elem(&syn_by_flow, key, rec, BPF_EXIST);
+	if ((int)err == -ENOENT) {
+		err = bpf_map_update_elem(&syn_by_flow, key, rec, BPF_NOEXIST);
+		if (!err)
+			count(CNT_RECAPTURE_NEW);
+	}
+	return err;
 }
 
 /* The TCP header of the packet in @rec (at @tcp_off) into @buf, for copy_tag() and options;

@@ -267,12 +267,12 @@ int capture_peek_flow(struct capture_client *c, const struct capture_key *k,
 int capture_take_flow(struct capture_client *c, const struct capture_key *k,
 		      struct capture_rec *out)
 {
-	if (bpf_map_lookup_elem(c->by_flow_fd, k, out))
+	/* one step, under the bucket's lock: a later copy's replacement of the entry comes
+	 * before it (and is what is taken) or after (and stays), never in between, where a
+	 * lookup then a delete would delete it unseen */
+	if (bpf_map_lookup_and_delete_elem(c->by_flow_fd, k, out))
 		return -errno;
-	if (bpf_map_delete_elem(c->by_flow_fd, k) == 0)
-		c->taken_flow++;
-	else if (errno != ENOENT)
-		return -errno;
+	c->taken_flow++;
 	return 0;
 }
 
@@ -345,6 +345,15 @@ static long long map_count(int fd, size_t key_size)
 	return errno == ENOENT ? n : -errno;
 }
 
+long long capture_lost_of(const __u64 *cnt, __u64 taken, long long in_flow)
+{
+	/* the flow keys that came to be: captures less those in place of a held entry */
+	long long keys = (long long)(cnt[CNT_CAPTURED] - cnt[CNT_RECAPTURED] +
+				     cnt[CNT_RECAPTURE_NEW]);
+
+	return keys - (long long)taken - in_flow + (long long)cnt[CNT_RING_DROPS];
+}
+
 long long capture_evictions(struct capture_client *c)
 {
 	__u64 cnt[CNT_MAX];
@@ -360,8 +369,7 @@ long long capture_evictions(struct capture_client *c)
 	if (in_flow < 0)
 		return in_flow;
 	/* below 0 only if another process took entries too */
-	return (long long)(cnt[CNT_CAPTURED] - cnt[CNT_RECAPTURED] - c->taken_flow) - in_flow +
-	       (long long)cnt[CNT_RING_DROPS];
+	return capture_lost_of(cnt, c->taken_flow, in_flow);
 }
 
 int capture_counters(struct capture_client *c, __u64 *out)

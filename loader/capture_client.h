@@ -105,6 +105,12 @@ int capture_each_unbound(struct capture_client *c,
  */
 long long capture_evictions(struct capture_client *c);
 
+/* capture_evictions()'s count from the counters @cnt (summed over CPUs), the entries this
+ * client took (@taken) and those in the map (@in_flow): the flow keys that came to be (a
+ * capture makes one, a recapture takes the place of one, but a recapture_new_key makes one),
+ * less those taken and still there, plus the ring's drops. */
+long long capture_lost_of(const __u64 *cnt, __u64 taken, long long in_flow);
+
 /* Kernel memory charged to syn_by_flow and the ring (fdinfo memlock; preallocated, so constant
  * for a run), or -1 if unreadable. */
 long long capture_map_bytes(struct capture_client *c);
