@@ -25,6 +25,7 @@
 #include "points.h"
 #include "saved_syn_mem.h"
 #include "summary.h"
+#include "witness_features.h"
 #include "writer.h"
 
 #define ENV_MAX_ADDRS 32
@@ -41,6 +42,7 @@ struct run {
 	struct opts o;
 	const struct plan *plan;
 	struct capture_client cc;	/* the witness */
+	struct witness_features features;	/* what the witness has of the kernel */
 	struct saved_syn_mem *mem;	/* its memory follower */
 	struct record_writer out;	/* the records */
 	struct points points;		/* the capture points beside tc (--capture-points) */

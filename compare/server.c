@@ -112,7 +112,8 @@ static void summary_now_of(struct run *R, struct summary_now *now)
 {
 	*now = (struct summary_now){ .cnt_names = capture_counter_names,
 				     .map_bytes = capture_map_bytes(&R->cc),
-				     .cookie_counter = tcpext_counter(R->st.cookie_counter) };
+				     .cookie_counter = tcpext_counter(R->st.cookie_counter),
+				     .features = &R->features };
 	capture_counters(&R->cc, now->cnt);
 	capture_each_unbound(&R->cc, count_waiting, &now->waiting);
 	for (__u32 slot = 0; slot < 2; slot++)
@@ -594,6 +595,7 @@ static int setup(struct loop *L, struct run *R)
 	if (enter_netns("server") || rx_env_init(R) || capture_client_open(&R->cc) ||
 	    !(R->mem = saved_syn_mem_open_pinned()) || report_open(rep, o->out))
 		return -1;
+	witness_features_here(&R->features);
 	rep->shard = o->shard;
 	if (points_open(&R->points, o->points, o->point_devs ? o->point_devs : "", o->out,
 			&st->points))

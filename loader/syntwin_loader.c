@@ -33,6 +33,7 @@
 #include "syn_capture.skel.h"
 #include "syn_sockops.skel.h"
 #include "syn_drops.skel.h"
+#include "witness_features.h"
 
 #define STATE_FILE "/run/syntwin-loader.state"
 #define PIN_PROG_TC CAPTURE_PIN_DIR "/prog_syn_capture"
@@ -321,6 +322,30 @@ out:
 	return err;
 }
 
+/* The witness features this attach needs (witness_features.h) that the kernel lacks, each
+ * named with the proofs it carries; the ones it has printed. Returns true if any is missing. */
+static bool features_missing(const struct loader_opts *o)
+{
+	struct witness_features wf;
+	bool missing = false;
+	char have[128];
+
+	witness_features_here(&wf);
+	for (int i = 0; i < WF_MAX; i++) {
+		if (wf.have[i] || (i == WF_TRAMPOLINE && o->no_memory_follower))
+			continue;
+		fprintf(stderr, "syntwin-loader: this kernel has no %s: the witness proves %s "
+			"with them; not attached (a run with fewer proofs than its verdicts need "
+			"does not take place)\n", witness_feature_names[i],
+			witness_feature_proofs[i]);
+		missing = true;
+	}
+	witness_features_line(&wf, have, sizeof(have));
+	if (!missing)
+		printf("witness features: %s\n", have);
+	return missing;
+}
+
 static int cmd_attach(const struct loader_opts *o)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .pin_root_path = CAPTURE_PIN_DIR);
@@ -353,6 +378,8 @@ static int cmd_attach(const struct loader_opts *o)
 		cmd_detach();
 		return 1;
 	}
+	if (features_missing(o))
+		return 1;
 	cg_fd = open(o->cgroup, O_RDONLY | O_DIRECTORY);
 	if (cg_fd < 0) {
 		fprintf(stderr, "syntwin-loader: cgroup %s: %s (is cgroup v2 mounted?)\n", o->cgroup,

@@ -25,6 +25,7 @@
 #include "decode.h"
 #include "hex.h"
 #include "text_wrap.h"
+#include "witness_features.h"
 
 #define FIRST_SHOWN 3	/* unexplained records decoded in the report */
 
@@ -147,6 +148,22 @@ static int first_unexplained(const char *dir)
 
 /* The run's part; returns whether it passed (nothing unexplained, every expectation held,
  * not partial). */
+/* "Witness:" and the features the run's witness had of the kernel (witness_features.h), if
+ * summary.json says (results from before it did not). */
+static void witness_line(const json_t *wf)
+{
+	char text[256] = "";
+	size_t used = 0;
+
+	if (!json_is_object(wf))
+		return;
+	for (int i = 0; i < WF_MAX && used < sizeof(text); i++)
+		used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s%s", used ? ", " : "",
+					 json_is_true(json_object_get(wf, witness_feature_keys[i])) ?
+						 "" : "no ", witness_feature_names[i]);
+	wrap_print(stdout, "Witness:    ", "            ", text);
+}
+
 static bool run_part(const char *dir)
 {
 	char path[4096], text[2048], ex[1024];
@@ -160,6 +177,7 @@ static bool run_part(const char *dir)
 	s = json_load_file(path, 0, &err);
 	if (!s)
 		die(path, err.text);
+	witness_line(json_object_get(s, "witness_features"));
 	explained_list(json_object_get(s, "explained"), ex, sizeof(ex));
 	snprintf(text, sizeof(text), "%lld connections (%lld active), seed %lld, mix %s, "
 		 "series %s%s: %lld identical, explained: %s; %lld unexplained",

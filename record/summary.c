@@ -266,6 +266,11 @@ static void summary_witness(struct json_out *j, const struct run_stats *st,
 		json_i64(j, "witness_evictions", st->evictions);
 	else
 		json_null_at(j, "witness_evictions");
+	/* what the witness has of the kernel, read from it at the start (witness_features.h) */
+	json_open(j, "witness_features", '{');
+	for (int i = 0; i < WF_MAX; i++)
+		json_bool(j, witness_feature_keys[i], now->features && now->features->have[i]);
+	json_close(j);
 	json_open(j, "memory", '{');
 	json_i64(j, "slab_bytes_start", st->slab_start);
 	json_i64(j, "slab_bytes_end", st->slab_end);

@@ -22,6 +22,7 @@
 #include "saved_syn_mem.h"
 #include "tree_facts.h"
 #include "verdict.h"
+#include "witness_features.h"
 
 /* TcpExt counters reported as growth over the run (summary_tcpext()). */
 #define TCPEXT_N 4
@@ -101,6 +102,7 @@ struct summary_now {
 	struct bpf_error err[2];	/* the last helper failure of tc and sockops (line 0: none) */
 	int64_t tcpext[TCPEXT_N];	/* -1: absent */
 	int64_t cookie_counter;		/* st->cookie_counter now, -1 absent */
+	const struct witness_features *features;	/* what the witness has of the kernel */
 };
 
 /* Zeroed statistics with their shape set. Returns 0, or -1 (out of memory). */

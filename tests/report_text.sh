@@ -23,6 +23,12 @@ check "$rep" --kernel "$kernel" --run "$tmp/pass" --tested-by "$who" >"$tmp/pass
 check [ "$(tail -n 1 "$tmp/pass.txt")" = "Tested-by: $who" ]
 check sh -c "! grep -q -e 'First unexplained' -e FAILED -e Reported '$tmp/pass.txt'"
 check grep -qx 'Expected:   2 checked, 0 failed' "$tmp/pass.txt"
+# the witness's features of the kernel, where summary.json has them (the fixture has none)
+check sh -c "! grep -q '^Witness:' '$tmp/fail.txt'"
+jq -c '.witness_features = {"ring_buffer": true, "drop_reasons": false, "trampolines": true}' \
+	"$tmp/pass/summary.json" >"$tmp/pass/s.json" && mv "$tmp/pass/s.json" "$tmp/pass/summary.json"
+check "$rep" --kernel "$kernel" --run "$tmp/pass" --tested-by "$who" >"$tmp/pass.txt"
+check grep -qx 'Witness:    ring buffer, no kfree_skb drop reasons, BPF trampolines' "$tmp/pass.txt"
 # a kill matrix: every cell, and Tested-by when every mutant was killed
 check "$rep" --kernel "$kernel" --matrix "$fx/matrix.json" >"$tmp/matrix.txt"
 check grep -qx '    comparator: KILLED: abandon-rst proven 0, want 8' "$tmp/matrix.txt"

@@ -202,6 +202,9 @@ clean)
 	check grep -Eq "kmem_cache_alloc not followed \(slab_nomerge, no alias in [0-9]+ kmalloc caches; a second kfree reads what owns the address: page_offset_base, vmemmap_base, slab pages by (PG_slab, kmalloc caches by SLAB_KMALLOC 0x1000|page_type, kmalloc caches by _SLAB_KMALLOC)\)" "$tmp/log"
 	check [ "$(sj .memory_follower.first_copy_owner)" = kmalloc ]
 	check [ "$(sj .memory_follower.outside_ctx)" = 0 ]
+	# every feature the witness needs, read from the kernel (loader/witness_features.c)
+	check grep -q "witness features: ring buffer, kfree_skb drop reasons, BPF trampolines" "$tmp/log"
+	check [ "$(sj '.witness_features | [.ring_buffer, .drop_reasons, .trampolines] | map(tostring) | join(" ")')" = "true true true" ]
 	;;
 followed)
 	# The same kernel with SYNTWIN_FOLLOW_CACHE_ALLOC=1 in the guest's environment: one program

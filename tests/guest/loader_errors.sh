@@ -48,7 +48,22 @@ expect 1 "is the witness attached?" -- syntwin-loader stats
 umount /sys/fs/bpf
 expect 1 "bpffs is not mounted" -- syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
 mount -t bpf bpf /sys/fs/bpf
-# And the loopback device works as a capture point (ARPHRD_LOOPBACK: 14-byte MAC header).
+# A witness feature the kernel lacks (withheld by SYNTWIN_WITNESS_WITHOUT on a kernel that has
+# it): named with the proofs it carries, nothing attached; the memory follower's only where the
+# follower is asked for.
+expect 1 "this kernel has no kfree_skb drop reasons: the witness proves why the kernel dropped a copy" -- \
+	env SYNTWIN_WITNESS_WITHOUT=drop_reasons syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
+expect 1 "this kernel has no ring buffer" -- \
+	env SYNTWIN_WITNESS_WITHOUT=ring_buffer syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
+expect 1 "this kernel has no BPF trampolines: the witness proves the packet each saved copy was made from" -- \
+	env SYNTWIN_WITNESS_WITHOUT=trampolines syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
+expect 0 "witness features: ring buffer, kfree_skb drop reasons" -- \
+	env SYNTWIN_WITNESS_WITHOUT=trampolines syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup --no-memory-follower
+syntwin-loader detach >/dev/null || { echo "FAIL: detach"; fail=1; }
+# And the loopback device works as a capture point (ARPHRD_LOOPBACK: 14-byte MAC header), on a
+# kernel with every feature the witness needs.
+expect 0 "witness features: ring buffer, kfree_skb drop reasons, BPF trampolines" -- syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
+syntwin-loader detach >/dev/null || { echo "FAIL: detach"; fail=1; }
 expect 0 "attached: tc ingress and egress on 1 device(s)" -- syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
 syntwin-loader detach >/dev/null || { echo "FAIL: detach"; fail=1; }
 [ $fail = 0 ] && echo "loader_errors: all checks passed"

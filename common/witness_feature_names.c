@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The witness features' names (witness_features.h): here, apart from their detection in
+ * loader/witness_features.c, so that what reads summaries needs no libbpf. */
+#include "witness_features.h"
+
+const char *const witness_feature_names[WF_MAX] = {
+	"ring buffer", "kfree_skb drop reasons", "BPF trampolines" };
+const char *const witness_feature_keys[WF_MAX] = { "ring_buffer", "drop_reasons", "trampolines" };
+const char *const witness_feature_proofs[WF_MAX] = {
+	"every capture bound to its socket (the ring carries each bound record)",
+	"why the kernel dropped a copy (dropped-by-kernel, rejected-by-kernel, the drops a "
+	"which-copy proof names)",
+	"the packet each saved copy was made from, and so every memory proof (the memory "
+	"follower's context on tcp_rcv_state_process())" };
