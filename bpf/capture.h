@@ -108,7 +108,8 @@ struct capture_rec {
 	__u16 drop_reason;	/* the kernel's reason (enum skb_drop_reason) for the first copy
 				 * of this SYN it dropped (kfree_skb); valid if drops > 0 */
 	__u16 drops;		/* copies of this SYN the kernel dropped */
-	__u16 fate_reason;	/* this copy's drop reason, valid with CAP_F_DROPPED */
+	__u16 fate_reason;	/* this copy's drop reason, valid with CAP_F_DROPPED; either
+				 * reason DROP_REASON_UNKNOWN where the kernel gives none */
 	__u32 tag;		/* this copy's identity among its copies: copy_tag() of its IP ID
 				 * (IPv4) or flow label (IPv6) and TCP header but the checksum */
 	__u32 synack_tsecr;	/* TSecr of the last SYN-ACK answering this SYN, or of the
@@ -126,6 +127,10 @@ struct capture_rec {
 				 * none: of the flow, carried from copy to copy */
 	__u8 data[CAPTURE_MAX];	/* wire bytes from the MAC header to the end of the TCP header */
 };
+
+/* A drop the kernel gave no reason for (a kfree_skb without one: before 5.17): no enum
+ * skb_drop_reason value, so it names none. */
+#define DROP_REASON_UNKNOWN 0xffff
 
 /* One record of the ring: a capture bound to its socket, and what the in-kernel readers
  * returned of the socket's saved copy then (struct syn_reads, copy_readers.h). */

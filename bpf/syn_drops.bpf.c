@@ -16,8 +16,7 @@
  * "dropped, for @reason" (found by its tag among the kept copies; CNT_FATE_UNMATCHED if none
  * matches), and the flow counts one more drop.
  */
-SEC("tp_btf/kfree_skb")
-int BPF_PROG(syn_drop, struct sk_buff *skb, void *location, int reason)
+static __always_inline void note_drop(struct sk_buff *skb, __u16 reason)
 {
 	struct capture_key key = {};
 	struct capture_rec *rec, *copy;
@@ -25,20 +24,36 @@ int BPF_PROG(syn_drop, struct sk_buff *skb, void *location, int reason)
 	__u32 tag = 0;
 
 	if (syn_flow_of_skb(skb, &key, &th, &tag))
-		return 0;
+		return;
 	copy = find_copy(&key, tag, CAP_F_DROPPED, &rec);
 	if (!rec)
-		return 0;
+		return;
 	if (!rec->drops)
-		rec->drop_reason = (__u16)reason;
+		rec->drop_reason = reason;
 	rec->drops++;
 	count(CNT_SYN_DROPPED);
 	if (!copy) {
 		count(CNT_FATE_UNMATCHED);
-		return 0;
+		return;
 	}
 	copy->flags |= CAP_F_DROPPED;
-	copy->fate_reason = (__u16)reason;
+	copy->fate_reason = reason;
+}
+
+SEC("tp_btf/kfree_skb")
+int BPF_PROG(syn_drop, struct sk_buff *skb, void *location, int reason)
+{
+	note_drop(skb, (__u16)reason);
+	return 0;
+}
+
+/* A kernel whose kfree_skb has no reason (before 5.17: skb and location; the loader chooses,
+ * loader/witness_features.c): the drop noted with DROP_REASON_UNKNOWN, which names no reason,
+ * so nothing is explained by one. */
+SEC("tp_btf/kfree_skb")
+int BPF_PROG(syn_drop_no_reason, struct sk_buff *skb, void *location)
+{
+	note_drop(skb, DROP_REASON_UNKNOWN);
 	return 0;
 }
 

@@ -5,9 +5,10 @@
  * record: 5.8), the drop reason in kfree_skb's BTF tracepoint (syn_drops: why the kernel
  * dropped a copy: 5.17), and BPF trampolines for the memory follower (fentry/fexit on
  * tcp_rcv_state_process(): the tracing program type and the function in the kernel's BTF).
- * A feature a run needs and the kernel lacks is named with the proofs it carries, and the
- * witness is not attached: a run must never go on quietly with fewer proofs than it holds its
- * verdicts to.
+ * Each is named with the proofs it carries. Without the ring buffer, or trampolines where the
+ * follower is asked for, the witness is not attached; without drop reasons it runs and says
+ * so, its drops name no reason (DROP_REASON_UNKNOWN), and a verdict that needs one is
+ * unexplained: a run never goes on quietly with fewer proofs than it holds its verdicts to.
  */
 #ifndef SYNTWIN_WITNESS_FEATURES_H
 #define SYNTWIN_WITNESS_FEATURES_H

@@ -69,6 +69,7 @@ static void observe_copies(const struct run *R, const struct copies *cp, struct 
 	ob->parse_err = last->flags & CAP_F_PARSE_ERR;
 	ob->drops = last->drops;
 	ob->drop_reason = last->drops ? capture_drop_reason_name(last->drop_reason) : NULL;
+	ob->no_drop_reasons = !R->features.have[WF_DROP_REASON];
 	ob->rst_seen = last->flags & CAP_F_RST;
 	ob->synacks = last->synacks;
 }

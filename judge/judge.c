@@ -97,6 +97,7 @@ static int judge_no_socket(const struct observation *ob, struct compare_result *
 	struct unbound_input in = { .bytes = last->data, .len = last->len,
 				    .mac_len = last->mac_len, .parse_err = ob->parse_err,
 				    .drops = ob->drops, .drop_reason = ob->drop_reason,
+				    .no_drop_reasons = ob->no_drop_reasons,
 				    .copies = (unsigned int)ob->n, .synacks = ob->synacks,
 				    .saved = ob->leaked_at != NULL,
 				    .declared = ob->declares, .tree = ob->tree,

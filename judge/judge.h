@@ -75,6 +75,8 @@ struct observation {
 	bool parse_err;			/* the witness found the TCP header lengths inconsistent */
 	unsigned int drops;		/* copies the kernel dropped, and the first one's reason */
 	const char *drop_reason;
+	bool no_drop_reasons;		/* the witness had none on this kernel (a kfree_skb
+					 * without: witness_features.h): no drop is explained */
 	bool rst_seen;			/* its sender reset the flow */
 	unsigned int synacks;		/* SYN-ACKs seen answering it */
 	const char *leaked_at;		/* its saved copy is still allocated: the call site */

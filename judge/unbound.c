@@ -558,6 +558,10 @@ int judge_unbound(const struct unbound_input *in, struct compare_result *out)
 		snprintf(out->detail, sizeof(out->detail), "the kernel dropped a SYN its generator "
 			 "made to connect (%s, %u cop%s)", in->drop_reason ? in->drop_reason : "?",
 			 in->drops, in->drops == 1 ? "y" : "ies");
+	else if (in->no_drop_reasons)
+		snprintf(out->detail, sizeof(out->detail), "dropped by the kernel (%u cop%s), for a "
+			 "reason the witness cannot read on this kernel (kfree_skb without drop "
+			 "reasons): not explained", in->drops, in->drops == 1 ? "y" : "ies");
 	else
 		snprintf(out->detail, sizeof(out->detail), "dropped by the kernel (%s) with no "
 			 "validity check in its bytes to show for it",

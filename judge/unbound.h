@@ -26,6 +26,7 @@ struct unbound_input {
 	bool saved;			/* a saved-SYN allocation tied to a copy, or one leaked */
 	const char *drop_reason;	/* the first one's enum skb_drop_reason name without its
 					 * SKB_DROP_REASON_ prefix, or NULL */
+	bool no_drop_reasons;		/* the witness has no drop reasons on this kernel */
 	/* What its generator declared (gen/registry.h): must drop, must connect (every other
 	 * declaration), or nothing (a replayed capture, no label). */
 	enum gen_declares declared;

@@ -127,9 +127,11 @@ static int home_net = -1;
  * The drop-reason program (tp_btf/kfree_skb) on the shared maps, attached by a link pinned in
  * CAPTURE_PIN_DIR so it outlives this process; detach unpins it, which ends it. Returns 0 or -1.
  */
-static int attach_drops(const struct loader_opts *o, const struct bpf_object_open_opts *open_opts)
+static int attach_drops(const struct loader_opts *o, const struct bpf_object_open_opts *open_opts,
+			bool with_reason)
 {
 	struct syn_drops_bpf *d = syn_drops_bpf__open_opts(open_opts);
+	struct bpf_program *prog;
 	struct bpf_link *link = NULL;
 	int err = -1;
 
@@ -137,6 +139,11 @@ static int attach_drops(const struct loader_opts *o, const struct bpf_object_ope
 		fprintf(stderr, "Failed to open the drop-reason object: %s\n", strerror(errno));
 		return -1;
 	}
+	/* the kernel's kfree_skb with its reason, or without (witness_features.h): the other
+	 * program would not load */
+	prog = with_reason ? d->progs.syn_drop : d->progs.syn_drop_no_reason;
+	bpf_program__set_autoload(with_reason ? d->progs.syn_drop_no_reason : d->progs.syn_drop,
+				  false);
 	if (bpf_map__set_max_entries(d->maps.syn_by_flow, o->entries) ||
 	    bpf_map__set_max_entries(d->maps.syn_events, ring_bytes(o))) {
 		fprintf(stderr, "Failed to size maps\n");
@@ -147,7 +154,7 @@ static int attach_drops(const struct loader_opts *o, const struct bpf_object_ope
 			"kernel needs CONFIG_BPF_EVENTS and BTF)\n");
 		goto out;
 	}
-	link = bpf_program__attach(d->progs.syn_drop);
+	link = bpf_program__attach(prog);
 	if (!link) {
 		fprintf(stderr, "Failed to attach to tracepoint skb:kfree_skb: %s\n", strerror(errno));
 		goto out;
@@ -322,17 +329,22 @@ out:
 	return err;
 }
 
-/* The witness features this attach needs (witness_features.h) that the kernel lacks, each
- * named with the proofs it carries; the ones it has printed. Returns true if any is missing. */
-static bool features_missing(const struct loader_opts *o)
+/*
+ * The witness features (witness_features.h) of the kernel into @wf, the ones it has printed.
+ * One this attach cannot do without (the ring buffer; trampolines for the memory follower) is
+ * named with the proofs it carries, and true returned: nothing is attached. Without drop
+ * reasons the witness runs, saying so: the drops it notes name no reason, and a verdict that
+ * needs one is unexplained (judge/unbound.c).
+ */
+static bool features_missing(const struct loader_opts *o, struct witness_features *wf)
 {
-	struct witness_features wf;
 	bool missing = false;
 	char have[128];
 
-	witness_features_here(&wf);
+	witness_features_here(wf);
 	for (int i = 0; i < WF_MAX; i++) {
-		if (wf.have[i] || (i == WF_TRAMPOLINE && o->no_memory_follower))
+		if (wf->have[i] || (i == WF_TRAMPOLINE && o->no_memory_follower) ||
+		    i == WF_DROP_REASON)
 			continue;
 		fprintf(stderr, "syntwin-loader: this kernel has no %s: the witness proves %s "
 			"with them; not attached (a run with fewer proofs than its verdicts need "
@@ -340,15 +352,21 @@ static bool features_missing(const struct loader_opts *o)
 			witness_feature_proofs[i]);
 		missing = true;
 	}
-	witness_features_line(&wf, have, sizeof(have));
-	if (!missing)
-		printf("witness features: %s\n", have);
-	return missing;
+	if (missing)
+		return true;
+	witness_features_line(wf, have, sizeof(have));
+	printf("witness features: %s\n", have);
+	if (!wf->have[WF_DROP_REASON])
+		printf("witness without %s: it does not prove %s; a verdict that needs a reason is "
+		       "unexplained\n", witness_feature_names[WF_DROP_REASON],
+		       witness_feature_proofs[WF_DROP_REASON]);
+	return false;
 }
 
 static int cmd_attach(const struct loader_opts *o)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .pin_root_path = CAPTURE_PIN_DIR);
+	struct witness_features wf;
 	struct syn_capture_bpf *cap = NULL;
 	struct syn_sockops_bpf *sops = NULL;
 	int cg_fd = -1, err = -1, i;
@@ -378,7 +396,7 @@ static int cmd_attach(const struct loader_opts *o)
 		cmd_detach();
 		return 1;
 	}
-	if (features_missing(o))
+	if (features_missing(o, &wf))
 		return 1;
 	cg_fd = open(o->cgroup, O_RDONLY | O_DIRECTORY);
 	if (cg_fd < 0) {
@@ -436,7 +454,7 @@ static int cmd_attach(const struct loader_opts *o)
 		err = -1;
 		goto cleanup;
 	}
-	err = attach_drops(o, &open_opts);
+	err = attach_drops(o, &open_opts, wf.have[WF_DROP_REASON]);
 	if (!err && !o->no_memory_follower)
 		err = saved_syn_mem_attach_pinned(o->entries, ring_bytes(o));
 	if (!err)

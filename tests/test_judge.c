@@ -167,6 +167,14 @@ static void right_checksum(struct fixture *f)
 	memcpy(b + 32 + 16, &c, 2);
 }
 
+/* rejected() on a kernel where the witness reads no drop reasons (kfree_skb without them):
+ * the drop's reason unknown, as the comparator names DROP_REASON_UNKNOWN. */
+static void no_drop_reasons(struct fixture *f)
+{
+	f->ob.drop_reason = NULL;
+	f->ob.no_drop_reasons = true;
+}
+
 /* A planned abandoned handshake, reset by its peer: saved once (struct saved_syn + 72 header
  * bytes) and freed. */
 static void abandoned(struct fixture *f)
@@ -427,6 +435,9 @@ static const struct judge_case cases[] = {
 	{ "rejected-by-kernel", rejected, NULL, V_EXPLAINED, R_REJECTED, "TCP checksum wrong" },
 	{ "rejected, checksum right", rejected, right_checksum, V_UNBOUND, R_NONE,
 	  "no validity check" },
+	/* the checksum wrong, but no reason to hold it to: not explained, and said why */
+	{ "rejected, witness without drop reasons", rejected, no_drop_reasons, V_UNBOUND, R_NONE,
+	  "a reason the witness cannot read on this kernel" },
 	{ "rejected, no drop seen", rejected, no_drop_seen, V_UNBOUND, R_NONE, "reported no drop" },
 	{ "rejected, declared must-connect", rejected, must_connect, V_UNBOUND, R_NONE,
 	  "made to connect" },
