@@ -150,7 +150,7 @@ static __always_inline void prove_syncookie(struct __sk_buff *skb, struct captur
  * arrival number and @rec (the new copy) takes its place, counting the copies. Returns the
  * map update's error.
  */
-static __always_inline long keep_copy(struct capture_key *key, struct capture_rec *rec)
+static __always_inline long keep_copy_once(struct capture_key *key, struct capture_rec *rec)
 {
 	struct capture_rec *old = bpf_map_lookup_elem(&syn_by_flow, key);
 	struct copy_key ck = {};
@@ -187,13 +187,24 @@ static __always_inline long keep_copy(struct capture_key *key, struct capture_re
 	 * lookup-and-delete between the two), this copy makes the key anew: counted apart, so
 	 * that capture_evictions() does not count it as an entry in place of another (it would
 	 * be one short, which hides an eviction); another copy making the key between the two
-	 * updates is an error (BPF_NOEXIST), not written over. */
+	 * updates is not written over (BPF_NOEXIST): keep_copy() keeps this one behind it. */
 	err = bpf_map_update_elem(&syn_by_flow, key, rec, BPF_EXIST);
 	if ((int)err == -ENOENT) {
 		err = bpf_map_update_elem(&syn_by_flow, key, rec, BPF_NOEXIST);
 		if (!err)
 			count(CNT_RECAPTURE_NEW);
 	}
+	return err;
+}
+
+/* keep_copy_once(), again where another copy made the key between its two updates (the held
+ * entry taken, then a new one: that one is the held entry now); an error after that. */
+static __always_inline long keep_copy(struct capture_key *key, struct capture_rec *rec)
+{
+	long err = keep_copy_once(key, rec);
+
+	if ((int)err == -EEXIST)
+		err = keep_copy_once(key, rec);
 	return err;
 }
 

@@ -588,6 +588,7 @@ static int setup(struct loop *L, struct run *R)
 	struct opts *o = &R->o;
 	struct run_stats *st = &R->st;
 	struct report *rep = &R->out.rep;
+	int with_reason;
 
 	R->env.addrs = R->env_addrs;
 	if (generators_check(gen_phases)) /* the build left a generator of its own out: a setup error */
@@ -595,7 +596,12 @@ static int setup(struct loop *L, struct run *R)
 	if (enter_netns("server") || rx_env_init(R) || capture_client_open(&R->cc) ||
 	    !(R->mem = saved_syn_mem_open_pinned()) || report_open(rep, o->out))
 		return -1;
-	witness_features_here(&R->features);
+	/* what the witness has of the kernel; drop reasons as the loader attached them */
+	if (witness_features_here(&R->features))
+		return -1;
+	with_reason = capture_drops_with_reason();
+	if (with_reason >= 0)
+		R->features.have[WF_DROP_REASON] = with_reason;
 	rep->shard = o->shard;
 	if (points_open(&R->points, o->points, o->point_devs ? o->point_devs : "", o->out,
 			&st->points))

@@ -524,7 +524,10 @@ static const char *taken_after_all(const struct unbound_input *in, bool consumed
 
 int judge_unbound(const struct unbound_input *in, struct compare_result *out)
 {
-	const char *why = in->drops ? drop_evidence(in, in->drop_reason) : consumed_evidence(in);
+	/* a drop is explained only by the kernel's own reason, which a witness without drop
+	 * reasons cannot read, whatever name reached it */
+	const char *why = !in->drops ? consumed_evidence(in) :
+			  in->no_drop_reasons ? NULL : drop_evidence(in, in->drop_reason);
 	const char *how = in->drops ? in->drop_reason : "consumed";
 	bool must_drop = in->declared == DECLARES_DROP;
 	bool must_connect = in->declared != DECLARES_NOTHING && !must_drop;

@@ -372,6 +372,27 @@ long long capture_evictions(struct capture_client *c)
 	return capture_lost_of(cnt, c->taken_flow, in_flow);
 }
 
+int capture_drops_with_reason(void)
+{
+	int lfd = bpf_obj_get(CAPTURE_PIN_DIR "/link_syn_drops"), pfd, rc = -1;
+	struct bpf_link_info li = { 0 };
+	struct bpf_prog_info pi = { 0 };
+	__u32 len = sizeof(li);
+
+	if (lfd < 0)
+		return -1;
+	if (!bpf_obj_get_info_by_fd(lfd, &li, &len)) {
+		pfd = bpf_prog_get_fd_by_id(li.prog_id);
+		len = sizeof(pi);
+		if (pfd >= 0 && !bpf_obj_get_info_by_fd(pfd, &pi, &len))
+			rc = !strcmp(pi.name, "syn_drop"); /* the other: "syn_drop_no_rea" */
+		if (pfd >= 0)
+			close(pfd);
+	}
+	close(lfd);
+	return rc;
+}
+
 int capture_counters(struct capture_client *c, __u64 *out)
 {
 	int ncpu = libbpf_num_possible_cpus();

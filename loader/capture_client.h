@@ -87,6 +87,11 @@ const char *capture_drop_reason_name(unsigned int v);
 /* The syn_by_flow key of a capture, rebuilt from its bytes. Returns 0 or -EINVAL. */
 int capture_key_of(const struct capture_rec *r, struct capture_key *k);
 
+/* Whether the drop program the loader attached reads the kernel's drop reason (syn_drop) or
+ * not (syn_drop_no_reason, where the kernel has none): 1 or 0, -1 if it cannot be read. What
+ * the witness notes, from the witness itself, not from a second reading of the kernel. */
+int capture_drops_with_reason(void);
+
 /* Counters summed over CPUs into @out[CNT_MAX]. Returns 0 or -errno. */
 int capture_counters(struct capture_client *c, __u64 *out);
 

@@ -341,10 +341,12 @@ static bool features_missing(const struct loader_opts *o, struct witness_feature
 	bool missing = false;
 	char have[128];
 
-	witness_features_here(wf);
+	if (witness_features_here(wf))
+		return true;
 	for (int i = 0; i < WF_MAX; i++) {
-		if (wf->have[i] || (i == WF_TRAMPOLINE && o->no_memory_follower) ||
-		    i == WF_DROP_REASON)
+		/* trampolines: the memory follower's, and the tcp capture point's */
+		if (wf->have[i] || i == WF_DROP_REASON ||
+		    (i == WF_TRAMPOLINE && o->no_memory_follower && !(o->points & (1u << PT_TCP))))
 			continue;
 		fprintf(stderr, "syntwin-loader: this kernel has no %s: the witness proves %s "
 			"with them; not attached (a run with fewer proofs than its verdicts need "
@@ -396,8 +398,6 @@ static int cmd_attach(const struct loader_opts *o)
 		cmd_detach();
 		return 1;
 	}
-	if (features_missing(o, &wf))
-		return 1;
 	cg_fd = open(o->cgroup, O_RDONLY | O_DIRECTORY);
 	if (cg_fd < 0) {
 		fprintf(stderr, "syntwin-loader: cgroup %s: %s (is cgroup v2 mounted?)\n", o->cgroup,
@@ -408,6 +408,10 @@ static int cmd_attach(const struct loader_opts *o)
 		fprintf(stderr, "syntwin-loader: already attached (run detach first to change it)\n");
 		close(cg_fd);
 		return 0;
+	}
+	if (features_missing(o, &wf)) {
+		close(cg_fd);
+		return 1;
 	}
 
 	cap = syn_capture_bpf__open_opts(&open_opts);

@@ -157,10 +157,14 @@ static void witness_line(const json_t *wf)
 
 	if (!json_is_object(wf))
 		return;
-	for (int i = 0; i < WF_MAX && used < sizeof(text); i++)
-		used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s%s", used ? ", " : "",
-					 json_is_true(json_object_get(wf, witness_feature_keys[i])) ?
-						 "" : "no ", witness_feature_names[i]);
+	for (int i = 0; i < WF_MAX && used < sizeof(text); i++) {
+		const json_t *v = json_object_get(wf, witness_feature_keys[i]);
+
+		if (v) /* a feature the summary's witness did not read yet: not said */
+			used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s%s",
+						 used ? ", " : "", json_is_true(v) ? "" : "no ",
+						 witness_feature_names[i]);
+	}
 	wrap_print(stdout, "Witness:    ", "            ", text);
 }
 

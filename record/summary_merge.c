@@ -10,7 +10,10 @@
 /* Values every shard of one run shares: a difference between shards is written out. */
 static const char *const same_keys[] = { "seed", "mix", "kernel", "series_hash", "rerun_of",
 					 "counter", "rule", "syncookie_proof",
-					 "witness_map_bytes", "map_entries", "modes" };
+					 "witness_map_bytes", "map_entries", "modes",
+					 /* witness_features: read from the one kernel */
+					 "ring_buffer", "drop_reasons", "trampolines",
+					 "lookup_and_delete" };
 
 static bool is_same_key(const char *key)
 {

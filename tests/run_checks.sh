@@ -203,8 +203,8 @@ clean)
 	check [ "$(sj .memory_follower.first_copy_owner)" = kmalloc ]
 	check [ "$(sj .memory_follower.outside_ctx)" = 0 ]
 	# every feature the witness needs, read from the kernel (loader/witness_features.c)
-	check grep -q "witness features: ring buffer, kfree_skb drop reasons, BPF trampolines" "$tmp/log"
-	check [ "$(sj '.witness_features | [.ring_buffer, .drop_reasons, .trampolines] | map(tostring) | join(" ")')" = "true true true" ]
+	check grep -qx "witness features: ring buffer, kfree_skb drop reasons, BPF trampolines, hash map lookup-and-delete" "$tmp/log"
+	check [ "$(sj '.witness_features | [.ring_buffer, .drop_reasons, .trampolines, .lookup_and_delete] | map(tostring) | join(" ")')" = "true true true true" ]
 	;;
 followed)
 	# The same kernel with SYNTWIN_FOLLOW_CACHE_ALLOC=1 in the guest's environment: one program
@@ -237,7 +237,7 @@ no_drop_reasons)
 	tail -n 3 "$tmp/log"
 	check [ "$rc" = 1 ]
 	check grep -q "witness without kfree_skb drop reasons: it does not prove why the kernel dropped a copy" "$tmp/log"
-	check grep -qx "witness features: ring buffer, BPF trampolines" "$tmp/log"
+	check grep -qx "witness features: ring buffer, BPF trampolines, hash map lookup-and-delete" "$tmp/log"
 	check [ "$(sj .witness_features.drop_reasons)" = false ]
 	drops=$(($(must_drop count) * 2))
 	unexplained=$(sj .unexplained)
@@ -245,7 +245,8 @@ no_drop_reasons)
 	check [ "$(jc '.gen == "rejected" and .verdict == "unbound" and (.detail | test("for a reason the witness cannot read on this kernel"))')" = "$unexplained" ]
 	check [ $(($(sj '.explained."rejected-by-kernel"') + unexplained)) = "$drops" ]
 	check [ "$(jc '.reason == "rejected-by-kernel" and (.detail | test("dropped by the kernel \\(consumed\\)") | not)')" = 0 ]
-	check grep -q "^Witness:    ring buffer, no kfree_skb drop reasons, BPF trampolines" "$out/report.txt"
+	check grep -qx "Witness:    ring buffer, no kfree_skb drop reasons, BPF trampolines," "$out/report.txt"
+	check grep -qx "            hash map lookup-and-delete" "$out/report.txt"
 	;;
 corrupt)
 	# 524 passive records (500 + 16 held back + 8 reset before the read) and 476 active ones

@@ -175,6 +175,11 @@ static void no_drop_reasons(struct fixture *f)
 	f->ob.no_drop_reasons = true;
 }
 
+static void reason_named_none_read(struct fixture *f)
+{
+	f->ob.no_drop_reasons = true;
+}
+
 /* A planned abandoned handshake, reset by its peer: saved once (struct saved_syn + 72 header
  * bytes) and freed. */
 static void abandoned(struct fixture *f)
@@ -438,6 +443,9 @@ static const struct judge_case cases[] = {
 	/* the checksum wrong, but no reason to hold it to: not explained, and said why */
 	{ "rejected, witness without drop reasons", rejected, no_drop_reasons, V_UNBOUND, R_NONE,
 	  "a reason the witness cannot read on this kernel" },
+	/* a reason's name with the witness saying it has none: the name is not taken */
+	{ "rejected, a reason named but none read", rejected, reason_named_none_read, V_UNBOUND,
+	  R_NONE, "a reason the witness cannot read on this kernel" },
 	{ "rejected, no drop seen", rejected, no_drop_seen, V_UNBOUND, R_NONE, "reported no drop" },
 	{ "rejected, declared must-connect", rejected, must_connect, V_UNBOUND, R_NONE,
 	  "made to connect" },

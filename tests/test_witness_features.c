@@ -42,6 +42,8 @@ static struct btf *make_btf(const struct shape *s)
 			btf__add_func_param(b, "location", vp);
 		if (s->kfree_params > 3)
 			btf__add_func_param(b, "reason", s->reason_enum ? e : ip);
+		if (s->kfree_params > 4) /* 6.12: the receiving socket */
+			btf__add_func_param(b, "rx_sk", vp);
 		btf__add_typedef(b, "btf_trace_kfree_skb", btf__add_ptr(b, proto));
 	}
 	if (s->rcv_state_func) {
@@ -53,18 +55,20 @@ static struct btf *make_btf(const struct shape *s)
 	return b;
 }
 
-static void features(const struct shape *s, bool ringbuf, bool tracing,
-		     struct witness_features *f)
+static int features(const struct shape *s, bool ringbuf, bool tracing,
+		    struct witness_features *f)
 {
 	struct btf *b = make_btf(s);
+	int err = witness_features_of(b, ringbuf, tracing, true, f);
 
-	witness_features_of(b, ringbuf, tracing, f);
 	btf__free(b);
+	return err;
 }
 
 int main(void)
 {
-	const struct shape k6_1 = { 4, true, true }, k5_15 = { 3, false, true },
+	const struct shape k6_1 = { 4, true, true }, k6_12 = { 5, true, true },
+			   k5_15 = { 3, false, true },
 			   int_reason = { 4, false, true }, no_typedef = { 0, false, true },
 			   no_func = { 4, true, false };
 	struct witness_features f;
@@ -72,10 +76,13 @@ int main(void)
 
 	unsetenv("SYNTWIN_WITNESS_WITHOUT");
 	features(&k6_1, true, true, &f);
-	CHECK(f.have[WF_RINGBUF] && f.have[WF_DROP_REASON] && f.have[WF_TRAMPOLINE],
-	      "6.1's shape: all three");
+	CHECK(f.have[WF_RINGBUF] && f.have[WF_DROP_REASON] && f.have[WF_TRAMPOLINE] &&
+		      f.have[WF_TAKE], "6.1's shape: all four");
 	witness_features_line(&f, line, sizeof(line));
-	CHECK_STR_CONTAINS(line, "ring buffer, kfree_skb drop reasons, BPF trampolines");
+	CHECK_STR_CONTAINS(line, "ring buffer, kfree_skb drop reasons, BPF trampolines, hash map "
+				 "lookup-and-delete");
+	features(&k6_12, true, true, &f);
+	CHECK(f.have[WF_DROP_REASON], "6.12's shape (the socket after the reason)");
 	/* before 5.17: kfree_skb(skb, location) */
 	features(&k5_15, true, true, &f);
 	CHECK(!f.have[WF_DROP_REASON] && f.have[WF_TRAMPOLINE], "5.15's shape: no drop reason");
@@ -90,8 +97,16 @@ int main(void)
 	CHECK(!f.have[WF_TRAMPOLINE], "no tracing program type");
 	features(&k6_1, false, true, &f);
 	CHECK(!f.have[WF_RINGBUF] && f.have[WF_DROP_REASON], "no ring buffer");
-	witness_features_of(NULL, true, true, &f);
+	witness_features_of(NULL, true, true, true, &f);
 	CHECK(f.have[WF_RINGBUF] && !f.have[WF_DROP_REASON] && !f.have[WF_TRAMPOLINE], "no BTF");
+	/* the take: as its probe says */
+	{
+		struct btf *b = make_btf(&k6_1);
+
+		witness_features_of(b, true, true, false, &f);
+		btf__free(b);
+		CHECK(!f.have[WF_TAKE] && f.have[WF_RINGBUF], "no lookup-and-delete on hash maps");
+	}
 	witness_features_line(&(struct witness_features){ 0 }, line, sizeof(line));
 	CHECK_STR_CONTAINS(line, "none");
 	/* withheld by name, and only what is named (a prefix is not a name) */
@@ -103,8 +118,15 @@ int main(void)
 	features(&k6_1, true, true, &f);
 	CHECK(!f.have[WF_RINGBUF] && f.have[WF_DROP_REASON] && !f.have[WF_TRAMPOLINE],
 	      "two withheld");
+	/* a name that is no feature's (a prefix, a misspelling, a space) is refused */
 	setenv("SYNTWIN_WITNESS_WITHOUT", "drop", 1);
-	features(&k6_1, true, true, &f);
-	CHECK(f.have[WF_DROP_REASON], "a prefix withholds nothing");
+	CHECK_EQ_INT(features(&k6_1, true, true, &f), -1);
+	setenv("SYNTWIN_WITNESS_WITHOUT", "drop-reasons", 1);
+	CHECK_EQ_INT(features(&k6_1, true, true, &f), -1);
+	setenv("SYNTWIN_WITNESS_WITHOUT", "ring_buffer, trampolines", 1);
+	CHECK_EQ_INT(features(&k6_1, true, true, &f), -1);
+	setenv("SYNTWIN_WITNESS_WITHOUT", "", 1);
+	CHECK_EQ_INT(features(&k6_1, true, true, &f), 0);
+	CHECK(f.have[WF_DROP_REASON] && f.have[WF_RINGBUF], "empty: nothing withheld");
 	return check_report("witness_features");
 }

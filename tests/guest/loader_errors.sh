@@ -54,17 +54,32 @@ mount -t bpf bpf /sys/fs/bpf
 # prove (guest.run_no_drop_reasons: those verdicts unexplained).
 expect 0 "witness without kfree_skb drop reasons: it does not prove why the kernel dropped a copy" -- \
 	env SYNTWIN_WITNESS_WITHOUT=drop_reasons syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
+# ... with the program that reads no reason
+prog=$(bpftool link show pinned /sys/fs/bpf/syntwin/link_syn_drops | sed -n 's/.* prog \([0-9]*\).*/\1/p')
+[ "$(bpftool -j prog show id "$prog" | jq -r .name)" = syn_drop_no_reason ] ||
+	{ echo "FAIL: drop reasons withheld, yet not syn_drop_no_reason attached"; fail=1; }
+# ... and a second attach, with every feature, changes nothing and says so
+expect 0 "already attached" -- syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
 syntwin-loader detach >/dev/null || { echo "FAIL: detach"; fail=1; }
+expect 1 "SYNTWIN_WITNESS_WITHOUT: 'drop-reasons' is no witness feature" -- \
+	env SYNTWIN_WITNESS_WITHOUT=drop-reasons syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
+expect 1 "this kernel has no hash map lookup-and-delete: the witness proves each connection's capture" -- \
+	env SYNTWIN_WITNESS_WITHOUT=lookup_and_delete syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
 expect 1 "this kernel has no ring buffer" -- \
 	env SYNTWIN_WITNESS_WITHOUT=ring_buffer syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
 expect 1 "this kernel has no BPF trampolines: the witness proves the packet each saved copy was made from" -- \
 	env SYNTWIN_WITNESS_WITHOUT=trampolines syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
-expect 0 "witness features: ring buffer, kfree_skb drop reasons" -- \
-	env SYNTWIN_WITNESS_WITHOUT=trampolines syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup --no-memory-follower
+out=$(env SYNTWIN_WITNESS_WITHOUT=trampolines syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup \
+	--no-memory-follower 2>&1)
+printf '%s\n' "$out" | grep -qx "witness features: ring buffer, kfree_skb drop reasons, hash map lookup-and-delete" ||
+	{ echo "FAIL: trampolines withheld without the follower: $out"; fail=1; }
 syntwin-loader detach >/dev/null || { echo "FAIL: detach"; fail=1; }
 # And the loopback device works as a capture point (ARPHRD_LOOPBACK: 14-byte MAC header), on a
 # kernel with every feature the witness needs.
-expect 0 "witness features: ring buffer, kfree_skb drop reasons, BPF trampolines" -- syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
+expect 0 "witness features: ring buffer, kfree_skb drop reasons, BPF trampolines, hash map lookup-and-delete" -- syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
+prog=$(bpftool link show pinned /sys/fs/bpf/syntwin/link_syn_drops | sed -n 's/.* prog \([0-9]*\).*/\1/p')
+[ "$(bpftool -j prog show id "$prog" | jq -r .name)" = syn_drop ] ||
+	{ echo "FAIL: the kernel's drop reasons, yet not syn_drop attached"; fail=1; }
 syntwin-loader detach >/dev/null || { echo "FAIL: detach"; fail=1; }
 expect 0 "attached: tc ingress and egress on 1 device(s)" -- syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
 syntwin-loader detach >/dev/null || { echo "FAIL: detach"; fail=1; }
