@@ -331,8 +331,9 @@ out:
 
 /*
  * The witness features (witness_features.h) of the kernel into @wf, the ones it has printed.
- * One this attach cannot do without (the ring buffer; trampolines for the memory follower) is
- * named with the proofs it carries, and true returned: nothing is attached. Without drop
+ * One this attach cannot do without (the ring buffer, the lookup-and-delete; trampolines for
+ * the memory follower or the tcp point) is named with the proofs it carries, and true
+ * returned: nothing is attached. Without drop
  * reasons the witness runs, saying so: the drops it notes name no reason, and a verdict that
  * needs one is unexplained (judge/unbound.c).
  */
@@ -348,8 +349,8 @@ static bool features_missing(const struct loader_opts *o, struct witness_feature
 		if (wf->have[i] || i == WF_DROP_REASON ||
 		    (i == WF_TRAMPOLINE && o->no_memory_follower && !(o->points & (1u << PT_TCP))))
 			continue;
-		fprintf(stderr, "syntwin-loader: this kernel has no %s: the witness proves %s "
-			"with them; not attached (a run with fewer proofs than its verdicts need "
+		fprintf(stderr, "syntwin-loader: this kernel has no %s, by which the witness "
+			"proves %s; not attached (a run with fewer proofs than its verdicts need "
 			"does not take place)\n", witness_feature_names[i],
 			witness_feature_proofs[i]);
 		missing = true;

@@ -63,11 +63,11 @@ expect 0 "already attached" -- syntwin-loader attach --dev lo --cgroup /sys/fs/c
 syntwin-loader detach >/dev/null || { echo "FAIL: detach"; fail=1; }
 expect 1 "SYNTWIN_WITNESS_WITHOUT: 'drop-reasons' is no witness feature" -- \
 	env SYNTWIN_WITNESS_WITHOUT=drop-reasons syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
-expect 1 "this kernel has no hash map lookup-and-delete: the witness proves each connection's capture" -- \
+expect 1 "this kernel has no hash map lookup-and-delete, by which the witness proves each connection's capture" -- \
 	env SYNTWIN_WITNESS_WITHOUT=lookup_and_delete syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
 expect 1 "this kernel has no ring buffer" -- \
 	env SYNTWIN_WITNESS_WITHOUT=ring_buffer syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
-expect 1 "this kernel has no BPF trampolines: the witness proves the packet each saved copy was made from" -- \
+expect 1 "this kernel has no BPF trampolines, by which the witness proves the packet each saved copy was made from" -- \
 	env SYNTWIN_WITNESS_WITHOUT=trampolines syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
 out=$(env SYNTWIN_WITNESS_WITHOUT=trampolines syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup \
 	--no-memory-follower 2>&1)
