@@ -19,6 +19,9 @@
 				 * counted (CNT_COPIES_CUT) and flagged (CAP_F_COPIES_CUT) */
 
 #define CAPTURE_PIN_DIR "/sys/fs/bpf/syntwin"
+/* the drop program's link, pinned there: the loader pins it, the comparator reads which
+ * program it holds (capture_drops_with_reason()) */
+#define CAPTURE_LINK_DROPS "link_syn_drops"
 
 /* Bytes of the ring buffer that carries bound records to userspace (syn_events), for a run of
  * @entries flow entries: a record (struct bound_rec, about 1.1 KiB with the ring's header) per

@@ -374,7 +374,7 @@ long long capture_evictions(struct capture_client *c)
 
 int capture_drops_with_reason(void)
 {
-	int lfd = bpf_obj_get(CAPTURE_PIN_DIR "/link_syn_drops"), pfd, rc = -1;
+	int lfd = bpf_obj_get(CAPTURE_PIN_DIR "/" CAPTURE_LINK_DROPS), pfd, rc = -1;
 	struct bpf_link_info li = { 0 };
 	struct bpf_prog_info pi = { 0 };
 	__u32 len = sizeof(li);

@@ -38,7 +38,7 @@
 #define STATE_FILE "/run/syntwin-loader.state"
 #define PIN_PROG_TC CAPTURE_PIN_DIR "/prog_syn_capture"
 #define PIN_PROG_SOCKOPS CAPTURE_PIN_DIR "/prog_syn_sockops"
-#define PIN_LINK_DROPS CAPTURE_PIN_DIR "/link_syn_drops"
+#define PIN_LINK_DROPS CAPTURE_PIN_DIR "/" CAPTURE_LINK_DROPS
 #define TC_HANDLE 0x5359 /* "SY" */
 #define TC_PRIO 1
 
@@ -491,7 +491,7 @@ static int cmd_detach(void)
 	static const char *const pins[] = { "syn_by_flow", "syn_events", "syn_copies",
 					    "cookie_acks", "counters", "errors",
 					    "dev_info", "prog_syn_capture", "prog_syn_sockops",
-					    "link_syn_drops", SAVED_SYN_MEM_PINS };
+					    CAPTURE_LINK_DROPS, SAVED_SYN_MEM_PINS };
 	char line[512], path[256];
 	int failures = 0, prog_fd;
 	FILE *state = fopen(STATE_FILE, "r");

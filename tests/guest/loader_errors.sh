@@ -20,6 +20,11 @@ expect() { # STATUS TEXT -- CMD...
 		fail=1
 	fi
 }
+# The name of the program the witness's drop link holds (bpftool names it by its BTF, whole).
+drop_prog() {
+	id=$(bpftool link show pinned /sys/fs/bpf/syntwin/link_syn_drops | sed -n 's/.* prog \([0-9]*\).*/\1/p')
+	bpftool -j prog show id "$id" | jq -r .name
+}
 expect 1 "no such device 'nope0'" -- syntwin-loader attach --dev nope0 --cgroup /sys/fs/cgroup
 expect 1 "no network namespace 'nope'" -- syntwin-loader attach --netns nope --dev lo --cgroup /sys/fs/cgroup
 expect 1 "cgroup /nonexistent" -- syntwin-loader attach --dev lo --cgroup /nonexistent
@@ -55,8 +60,7 @@ mount -t bpf bpf /sys/fs/bpf
 expect 0 "witness without kfree_skb drop reasons: it does not prove why the kernel dropped a copy" -- \
 	env SYNTWIN_WITNESS_WITHOUT=drop_reasons syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
 # ... with the program that reads no reason
-prog=$(bpftool link show pinned /sys/fs/bpf/syntwin/link_syn_drops | sed -n 's/.* prog \([0-9]*\).*/\1/p')
-[ "$(bpftool -j prog show id "$prog" | jq -r .name)" = syn_drop_no_reason ] ||
+[ "$(drop_prog)" = syn_drop_no_reason ] ||
 	{ echo "FAIL: drop reasons withheld, yet not syn_drop_no_reason attached"; fail=1; }
 # ... and a second attach, with every feature, changes nothing and says so
 expect 0 "already attached" -- syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
@@ -77,8 +81,7 @@ syntwin-loader detach >/dev/null || { echo "FAIL: detach"; fail=1; }
 # And the loopback device works as a capture point (ARPHRD_LOOPBACK: 14-byte MAC header), on a
 # kernel with every feature the witness needs.
 expect 0 "witness features: ring buffer, kfree_skb drop reasons, BPF trampolines, hash map lookup-and-delete" -- syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
-prog=$(bpftool link show pinned /sys/fs/bpf/syntwin/link_syn_drops | sed -n 's/.* prog \([0-9]*\).*/\1/p')
-[ "$(bpftool -j prog show id "$prog" | jq -r .name)" = syn_drop ] ||
+[ "$(drop_prog)" = syn_drop ] ||
 	{ echo "FAIL: the kernel's drop reasons, yet not syn_drop attached"; fail=1; }
 syntwin-loader detach >/dev/null || { echo "FAIL: detach"; fail=1; }
 expect 0 "attached: tc ingress and egress on 1 device(s)" -- syntwin-loader attach --dev lo --cgroup /sys/fs/cgroup
