@@ -128,6 +128,8 @@ struct capture_rec {
 				 * the cookie it was made from, a request's child's is not */
 	__u64 cookie;		/* the socket sockops bound the flow to (SO_COOKIE), 0 while
 				 * none: of the flow, carried from copy to copy */
+	__u64 take_state;	/* enum take_state: meant only for the entry in syn_by_flow
+				 * (struct take_slot); whatever it says elsewhere means nothing */
 	__u8 data[CAPTURE_MAX];	/* wire bytes from the MAC header to the end of the TCP header */
 };
 
@@ -140,6 +142,57 @@ struct capture_rec {
 struct bound_rec {
 	struct capture_rec rec;
 	struct syn_reads reads;
+};
+
+/*
+ * The consumer's take of a flow entry without an allocation (bpf/take_flow.bpf.c). bpf()'s map
+ * commands copy key and value through kvmalloc() on every call, and the memory follower's
+ * kmalloc and kfree programs run for each of those copies: eight runs a connection for the
+ * consumer's own take. Instead the consumer writes the key into its slot of syn_take (an array
+ * it maps), runs take_flow (BPF_PROG_TEST_RUN with no context: nothing copied in, nothing
+ * allocated) and reads the entry back from the slot. The slot is the consumer's thread id
+ * modulo TAKE_SLOTS, claimed by writing that id into owner.
+ *
+ * bpf()'s lookup-and-delete is one step under the bucket's lock; take_flow's is a claim, a copy
+ * and a delete, kept apart from the one writer that replaces an entry (keep_copy(), a later copy
+ * of the SYN) by the entry's take_state, which each sets with a compare-and-swap from 0:
+ * TAKE_REPLACING by keep_copy() before it reads the entry it replaces, TAKE_TAKEN by take_flow
+ * before it copies. Whichever comes second sees the other's: a take that finds a replacement
+ * under way returns TAKE_BUSY (the consumer calls again, and gets the later copy, as bpf()
+ * would after it); a later copy that finds the entry taken is parked in syn_late (the entry
+ * is gone as of the claim: where bpf()'s take would have left it a new key), which the
+ * consumer moves into syn_by_flow when it looks at what is left (capture_each_unbound()).
+ * Every other writer reads a taken entry as gone (flow_entry()). A claim holds only for the
+ * entry it was made on: the map preallocates its elements and hands one given back to the next
+ * insert at once, so a claim checks, between its lookup and its swap, that the element is still
+ * the key's, in the same incarnation (claim_entry() in syn_maps.bpf.h).
+ */
+#define TAKE_SLOTS 16
+#define CAPTURE_TAKE_PROG "prog_take_flow"
+
+enum take_state {
+	TAKE_REPLACING = 1,	/* keep_copy() is replacing the entry with a later copy */
+	TAKE_TAKEN = 2,		/* take_flow claimed it: gone for every writer */
+	TAKE_CLAIMS = 3,
+	/* the bits above: the entry's incarnation, a number tc gives each copy it captures, never
+	 * two the same: an element of the map given back and handed to another entry between a
+	 * lookup and a claim carries another, and the claim's compare-and-swap fails */
+	TAKE_INCARNATION_SHIFT = 2,
+};
+
+struct take_slot {
+	__u32 owner;		/* thread id of the consumer using the slot, 0 while free */
+	__u32 pad;
+	struct capture_key key;	/* in: the flow to take */
+	struct capture_rec rec;	/* out: its entry */
+};
+
+/* take_flow's return value. */
+enum take_result {
+	TAKE_DONE = 1,		/* copied into rec and removed from syn_by_flow */
+	TAKE_NONE,		/* no entry for the key */
+	TAKE_NOT_OWNER,		/* the slot is not this thread's */
+	TAKE_BUSY,		/* a later copy is replacing the entry: call again */
 };
 
 /* The size of include/linux/tcp.h's struct saved_syn before its data (three __u32 lengths, the
@@ -256,6 +309,8 @@ enum capture_counter {
 				 * (CAP_F_SYNACK_REQ) */
 	CNT_RECAPTURE_NEW,	/* a copy counted in recaptured whose held entry the consumer took
 				 * meanwhile: it made the key anew (keep_copy()) */
+	CNT_TAKE_PARKED,	/* a copy counted in recaptured whose held entry the consumer was
+				 * taking (TAKE_TAKEN): kept in syn_late, a key of its own */
 	CNT_MAX
 };
 
@@ -265,6 +320,6 @@ enum capture_counter {
 	"active_bound", "active_bind_miss", "recaptured", "cookie_proven", \
 	"syn_dropped", "copies_cut", "fate_unmatched", "synack_matched", "rst_matched", \
 	"ring_drops", "cookie_late", "cookie_child", "synack_cookie", "synack_rst", \
-	"synack_answered", "synack_request", "recapture_new_key"
+	"synack_answered", "synack_request", "recapture_new_key", "take_parked"
 
 #endif

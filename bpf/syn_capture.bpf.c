@@ -15,6 +15,7 @@
 #include <linux/tcp.h>
 #include <bpf/bpf_endian.h>
 #include <bpf/bpf_helpers.h>
+#include <stdbool.h>
 
 #include "syn_maps.bpf.h"
 
@@ -33,6 +34,9 @@ struct {
 	__type(value, struct dev_info);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } dev_info SEC(".maps");
+
+/* The incarnations given so far (struct take_slot in capture.h). */
+__u64 incarnations;
 
 /* The record is larger than is wise on the 512-byte BPF stack. */
 struct {
@@ -121,7 +125,7 @@ static __always_inline void prove_syncookie(struct __sk_buff *skb, struct captur
 	long err;
 
 	key->seq = bpf_ntohl(th->seq) - 1;
-	rec = bpf_map_lookup_elem(&syn_by_flow, key);
+	rec = flow_entry(key);
 	if (rec && (rec->flags & (CAP_F_SYNACK | CAP_F_COOKIE_ACK)))
 		return;
 	if (rec && rec->synacks && !(rec->flags & CAP_F_SYNACK_COOKIE))
@@ -145,50 +149,107 @@ static __always_inline void prove_syncookie(struct __sk_buff *skb, struct captur
 	bpf_sk_release(sk);
 }
 
+#define EBUSY 16
+#define EAGAIN 11
+/* keep_copy_once() found the held entry claimed by the consumer's take */
+#define TAKEN_MEANWHILE 1000
+/* lookups keep_copy() makes while a claim on the held entry ends (another copy's replacement,
+ * the consumer's take: a few instructions on another CPU) */
+#define CLAIM_WAIT 128
+
 /*
- * Another copy of the SYN already held under @key: the held one moves to syn_copies under its
- * arrival number and @rec (the new copy) takes its place, counting the copies. Returns the
- * map update's error.
+ * A later copy @rec of a SYN whose entry the consumer's take claimed and did not delete in time
+ * (a softirq's copy on the taker's own CPU, which runs while the take waits): gone as of the
+ * claim, so the copy makes a key of its own (as after bpf()'s take: keep_copy_once()'s -ENOENT),
+ * in syn_late until the take moves it into syn_by_flow behind its delete, or it moves itself if
+ * the take is done by then (else the consumer, capture_unpark()). A second such copy in the same
+ * take is an error (-EEXIST), never written over the first.
+ */
+static __always_inline long park(struct capture_key *key, struct capture_rec *rec)
+{
+	struct capture_rec *late;
+	long err;
+
+	rec->copies = 2;
+	rec->flags |= CAP_F_RECAPTURED;
+	err = bpf_map_update_elem(&syn_late, key, rec, BPF_NOEXIST);
+	if (err)
+		return err;
+	count(CNT_TAKE_PARKED);
+	/* the take done meanwhile (its move of parked copies behind its delete before this one
+	 * was there): the key is free, and the copy makes it now */
+	late = bpf_map_lookup_elem(&syn_late, key);
+	if (late && !bpf_map_lookup_elem(&syn_by_flow, key) &&
+	    !bpf_map_update_elem(&syn_by_flow, key, late, BPF_NOEXIST))
+		bpf_map_delete_elem(&syn_late, key);
+	return 0;
+}
+
+/* What the flow knows, from @old (the entry @rec replaces) to @rec; @old itself into syn_copies
+ * under its arrival number. */
+static __always_inline void carry_from(struct capture_key *key, const struct capture_rec *old,
+				       struct capture_rec *rec)
+{
+	struct copy_key ck = {};
+	__u8 n = old->copies;
+	long err;
+
+	rec->copies = n < 255 ? n + 1 : 255;
+	/* what is known of the flow: its flags, SYN-ACKs, and what the kernel did with the earlier
+	 * copies */
+	rec->flags |= old->flags & CAP_F_FLOW;
+	rec->synacks = old->synacks;
+	rec->synack_tsecr = old->synack_tsecr;
+	rec->drops = old->drops;
+	rec->drop_reason = old->drop_reason;
+	rec->cookie = old->cookie;
+	rec->cookie_isn = old->cookie_isn;
+	rec->local_isn = old->local_isn;
+	if (n < CAPTURE_MAX_COPIES) {
+		ck.flow = *key;
+		ck.n = n - 1;
+		err = bpf_map_update_elem(&syn_copies, &ck, old, BPF_ANY);
+		if (err)
+			TC_ERR(err);
+	} else {
+		rec->flags |= CAP_F_COPIES_CUT;
+		count(CNT_COPIES_CUT);
+	}
+}
+
+/*
+ * Another copy of the SYN already held under @key: the held one, claimed (TAKE_REPLACING),
+ * moves to syn_copies under its arrival number and @rec (the new copy) takes its place,
+ * counting the copies. Returns the map update's error; -EAGAIN if the entry changed under the
+ * claim; -EBUSY if another copy is replacing it, TAKEN_MEANWHILE if the consumer's take claimed
+ * it.
  */
 static __always_inline long keep_copy_once(struct capture_key *key, struct capture_rec *rec)
 {
 	struct capture_rec *old = bpf_map_lookup_elem(&syn_by_flow, key);
-	struct copy_key ck = {};
+	__u64 was = 0;
 	long err;
 
 	rec->copies = 2;
 	if (old) {
-		__u8 n = old->copies;
+		int held = claim_entry(key, old, TAKE_REPLACING, &was);
 
-		rec->copies = n < 255 ? n + 1 : 255;
-		/* what is known of the flow: its flags, SYN-ACKs, and what the kernel did with
-		 * the earlier copies */
-		rec->flags |= old->flags & CAP_F_FLOW;
-		rec->synacks = old->synacks;
-		rec->synack_tsecr = old->synack_tsecr;
-		rec->drops = old->drops;
-		rec->drop_reason = old->drop_reason;
-		rec->cookie = old->cookie;
-		rec->cookie_isn = old->cookie_isn;
-		rec->local_isn = old->local_isn;
-		if (n < CAPTURE_MAX_COPIES) {
-			ck.flow = *key;
-			ck.n = n - 1;
-			err = bpf_map_update_elem(&syn_copies, &ck, old, BPF_ANY);
-			if (err)
-				TC_ERR(err);
-		} else {
-			rec->flags |= CAP_F_COPIES_CUT;
-			count(CNT_COPIES_CUT);
-		}
+		if (held < 0)
+			return -EAGAIN;
+		if (held)
+			return held == TAKE_TAKEN ? TAKEN_MEANWHILE : -EBUSY;
+		carry_from(key, old, rec);
 	}
 	rec->flags |= CAP_F_RECAPTURED;
-	/* In place of the held entry. If the consumer took it since the lookup above (its
-	 * lookup-and-delete between the two), this copy makes the key anew: counted apart, so
-	 * that capture_evictions() does not count it as an entry in place of another (it would
-	 * be one short, which hides an eviction); another copy making the key between the two
-	 * updates is not written over (BPF_NOEXIST): keep_copy() keeps this one behind it. */
-	err = bpf_map_update_elem(&syn_by_flow, key, rec, BPF_EXIST);
+	/* In place of the held entry, claimed: still there unless bpf()'s take (which no claim
+	 * holds off: capture_take_flow()) or the LRU took it since. Then this copy makes the key
+	 * anew: counted apart, so that capture_evictions() does not count it as an entry in place
+	 * of another (it would be one short, which hides an eviction); another copy making the key
+	 * meanwhile is not written over (BPF_NOEXIST): keep_copy() keeps this one behind it. */
+	err = old && bpf_map_lookup_elem(&syn_by_flow, key) == old ?
+		bpf_map_update_elem(&syn_by_flow, key, rec, BPF_EXIST) : -ENOENT;
+	if (old && err)
+		release_entry(old, was, TAKE_REPLACING);
 	if ((int)err == -ENOENT) {
 		err = bpf_map_update_elem(&syn_by_flow, key, rec, BPF_NOEXIST);
 		if (!err)
@@ -197,15 +258,70 @@ static __always_inline long keep_copy_once(struct capture_key *key, struct captu
 	return err;
 }
 
-/* keep_copy_once(), again where another copy made the key between its two updates (the held
- * entry taken, then a new one: that one is the held entry now); an error after that. */
+/* The claim on @key's entry ended (after a bounded wait): the entry unclaimed, or gone. */
+static __always_inline bool claim_ended(struct capture_key *key)
+{
+	struct capture_rec *rec;
+	int i;
+
+	for (i = 0; i < CLAIM_WAIT; i++) {
+		rec = bpf_map_lookup_elem(&syn_by_flow, key);
+		if (!rec || !(*(volatile __u64 *)&rec->take_state & TAKE_CLAIMS))
+			return true;
+	}
+	return false;
+}
+
+/* @rec as the copy came, with its own flags @own: nothing of the flow's (what keep_copy()
+ * carries from a held entry) in it. */
+static __always_inline void fresh(struct capture_rec *rec, __u16 own)
+{
+	rec->flags = own;
+	rec->synacks = 0;
+	rec->synack_tsecr = 0;
+	rec->drops = 0;
+	rec->drop_reason = 0;
+	rec->cookie = 0;
+	rec->cookie_isn = 0;
+	rec->local_isn = 0;
+}
+
+/* One keep_copy_once() try, the copy as it came (fresh()) first: true if another is
+ * worth making (the entry changed under it, or another copy made the key between its two
+ * updates, or a claim on the held entry ended), *@err what it returned. */
+static __always_inline bool keep_try(struct capture_key *key, struct capture_rec *rec, __u16 own,
+				     long *err)
+{
+	fresh(rec, own);
+	*err = keep_copy_once(key, rec);
+	if ((int)*err == -EAGAIN || (int)*err == -EEXIST)
+		return true;
+	if ((int)*err != -EBUSY && *err != TAKEN_MEANWHILE)
+		return false;
+	return claim_ended(key);
+}
+
+/*
+ * keep_copy_once(), again (three tries in all) where the entry changed under it, where another
+ * copy made the key between its two updates (that one is the held entry now), or where a claim
+ * on the held entry ended (another copy's replacement: its copy is the held entry now; the
+ * consumer's take: the entry is gone, and this copy makes the key anew). A take that does not
+ * end (the one this softirq interrupted, on its own CPU) leaves the copy parked; a replacement
+ * that does not end, an error (-EBUSY: two copies of one SYN on two CPUs at once, and the other
+ * stopped). Written out, not a loop: the verifier of 6.1 takes that loop's fall-through for a
+ * back-edge.
+ */
 static __always_inline long keep_copy(struct capture_key *key, struct capture_rec *rec)
 {
-	long err = keep_copy_once(key, rec);
+	__u16 own = rec->flags; /* the copy's own, before a try carried the flow's */
+	long err;
 
-	if ((int)err == -EEXIST)
-		err = keep_copy_once(key, rec);
-	return err;
+	if (keep_try(key, rec, own, &err) && keep_try(key, rec, own, &err))
+		keep_try(key, rec, own, &err);
+	if (err != TAKEN_MEANWHILE)
+		return err;
+	fresh(rec, own);
+	return park(key, rec);
 }
 
 /* The TCP header of the packet in @rec (at @tcp_off) into @buf, for copy_tag() and options;
@@ -328,7 +444,7 @@ static __always_inline void note_synack(struct __sk_buff *skb, const struct capt
 	__u32 tsecr;
 
 	answered_key(k, t, &syn);
-	rec = bpf_map_lookup_elem(&syn_by_flow, &syn);
+	rec = flow_entry(&syn);
 	if (!rec || (rec->flags & CAP_F_SYNACK))
 		return;
 	if (rec->synacks < 255)
@@ -357,7 +473,7 @@ static __always_inline void note_synack_answer(const struct capture_key *k, cons
 	__u32 tsecr;
 
 	answered_key(k, t, &sa);
-	rec = bpf_map_lookup_elem(&syn_by_flow, &sa);
+	rec = flow_entry(&sa);
 	if (!rec || !(rec->flags & CAP_F_SYNACK) || (rec->flags & CAP_F_ANSWERED))
 		return;
 	rec->flags |= CAP_F_ANSWERED;
@@ -378,7 +494,7 @@ static __always_inline void note_rst(struct capture_key *key, const struct tcphd
 	struct capture_rec *rec;
 
 	key->seq = bpf_ntohl(th->seq) - 1;
-	rec = bpf_map_lookup_elem(&syn_by_flow, key);
+	rec = flow_entry(key);
 	if (!rec || (rec->flags & CAP_F_RST))
 		return;
 	rec->flags |= CAP_F_RST;
@@ -545,15 +661,11 @@ int syn_capture(struct __sk_buff *skb)
 	/* A new key, or another copy of a SYN already held (keep_copy()): counted apart, so
 	 * that userspace can tell how many entries the LRU map evicted (capture_evictions()). */
 	rec->copies = 1;
-	rec->synacks = 0;
-	rec->drops = 0;
-	rec->drop_reason = 0;
 	rec->fate_reason = 0;
 	rec->saved_size = 0;
-	rec->synack_tsecr = 0;
-	rec->cookie = 0;
-	rec->cookie_isn = 0;
-	rec->local_isn = 0;
+	fresh(rec, rec->flags);
+	/* its incarnation: never two the same (claim_entry()) */
+	rec->take_state = (__sync_fetch_and_add(&incarnations, 1) + 1) << TAKE_INCARNATION_SHIFT;
 	tcp_bytes(rec, tcp_off, tbuf);
 	rec->tag = tag_tcp(tag_id(TAG_SEED, key.family == AF_INET6 ? ipv6_flow_label(&iph.v6) :
 							     bpf_ntohs(iph.v4.id)), tbuf);

@@ -40,6 +40,27 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } syn_copies SEC(".maps");
 
+/* The consumers' slots for take_flow (struct take_slot): mapped by them, no bpf() per take. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, TAKE_SLOTS);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct take_slot);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} syn_take SEC(".maps");
+
+/* Later copies of a SYN that came while the consumer was taking its flow entry (keep_copy()
+ * found it TAKE_TAKEN), by flow: each a key of its own, as after bpf()'s take; the consumer
+ * moves them into syn_by_flow (capture_each_unbound()). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1024);
+	__type(key, struct capture_key);
+	__type(value, struct capture_rec);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} syn_late SEC(".maps");
+
 /* tc → the memory follower: the packet this CPU is processing (struct cur_copy). */
 /* Cookie ACKs validated after their SYN's capture was taken, by flow and ISN (struct
  * cookie_ack): tc notes them, sockops takes them for the passive sockets they make. */
@@ -92,21 +113,71 @@ static __always_inline void record_error(__u32 slot, __u32 line, long err)
 	count(CNT_BPF_ERRORS);
 }
 
+/* Flow @key's entry, NULL if none: one the consumer has claimed (TAKE_TAKEN) is gone as of the
+ * claim, as after bpf()'s take (struct take_slot). */
+static __always_inline struct capture_rec *flow_entry(const struct capture_key *key)
+{
+	struct capture_rec *rec = bpf_map_lookup_elem(&syn_by_flow, key);
+
+	if (rec && (*(volatile __u64 *)&rec->take_state & TAKE_TAKEN))
+		return NULL;
+	return rec;
+}
+
+/*
+ * Claims @p, found under @key in syn_by_flow, with @claim (enum take_state): its take_state from
+ * unclaimed to claimed in one compare-and-swap, and only while it is @key's entry in the same
+ * incarnation (struct take_slot in capture.h). Returns 0 (claimed: the element stays @key's until
+ * its claimer deletes or replaces it, or the LRU evicts it), the claim another holds
+ * (TAKE_REPLACING, TAKE_TAKEN), or -1 if the entry changed under it (look it up again). *@was
+ * receives the state claimed from, for the claimer's release.
+ */
+/* x86-64 (the witness's target) keeps loads in order; a weakly ordered CPU would need the first
+ * read of the state acquired. */
+static __always_inline int claim_entry(const struct capture_key *key, struct capture_rec *p,
+				       __u64 claim, __u64 *was)
+{
+	__u64 v = *(volatile __u64 *)&p->take_state;
+
+	/* still the key's, and still the incarnation read: an element handed to another entry
+	 * meanwhile is not the key's, or carries another incarnation */
+	if (bpf_map_lookup_elem(&syn_by_flow, key) != p || *(volatile __u64 *)&p->take_state != v)
+		return -1;
+	if (v & TAKE_CLAIMS)
+		return (int)(v & TAKE_CLAIMS);
+	if (__sync_val_compare_and_swap(&p->take_state, v, v | claim) != v)
+		return -1;
+	*was = v;
+	return 0;
+}
+
+/* The claim made by claim_entry() on @p given back (from @was | @claim to @was: an element
+ * handed to another entry since carries another incarnation, and keeps its state). */
+static __always_inline void release_entry(struct capture_rec *p, __u64 was, __u64 claim)
+{
+	__sync_val_compare_and_swap(&p->take_state, was | claim, was);
+}
+
 /*
  * The kept copy of flow @key whose tag is @tag and that has none of @flags yet: the latest (in
  * syn_by_flow), else the earliest such in syn_copies; NULL if none. *@latest receives the
- * latest copy (the flow's record), NULL if the flow has none.
+ * latest copy (the flow's record), NULL if the flow has none. Where the flow's entry is gone
+ * (taken), a copy parked in syn_late since is the flow's record.
  */
 static __always_inline struct capture_rec *find_copy(struct capture_key *key, __u32 tag,
 						     __u16 flags, struct capture_rec **latest)
 {
-	struct capture_rec *rec = bpf_map_lookup_elem(&syn_by_flow, key), *c;
+	struct capture_rec *rec = flow_entry(key), *c;
 	struct copy_key ck = {};
 	__u32 n;
 
+	if (!rec) {
+		/* taken: a later copy parked meanwhile is the flow's record now */
+		rec = bpf_map_lookup_elem(&syn_late, key);
+		*latest = rec;
+		return rec && rec->tag == tag && !(rec->flags & flags) ? rec : NULL;
+	}
 	*latest = rec;
-	if (!rec)
-		return NULL;
 	if (rec->tag == tag && !(rec->flags & flags))
 		return rec;
 	ck.flow = *key;

@@ -140,7 +140,7 @@ int syn_sockops(struct bpf_sock_ops *skops)
 	 * SYN-ACK data is queued. */
 	key.seq = skops->rcv_nxt - 1;
 
-	rec = bpf_map_lookup_elem(&syn_by_flow, &key);
+	rec = flow_entry(&key);
 	if (!rec) {
 		if (!active && bind_cookie_child(skops, &key))
 			return 1;

@@ -411,6 +411,6 @@ int judge_left(const struct capture_key *k, const struct capture_rec *r, void *r
 		judge_capture(R, k, r, have ? &l : NULL);
 		break;
 	}
-	capture_take_flow(&R->cc, k, &gone); /* judged or counted: no longer waiting */
+	capture_take_left(&R->cc, k, r, &gone); /* judged or counted: no longer waiting */
 	return 0;
 }

@@ -113,7 +113,9 @@ static void summary_now_of(struct run *R, struct summary_now *now)
 	*now = (struct summary_now){ .cnt_names = capture_counter_names,
 				     .map_bytes = capture_map_bytes(&R->cc),
 				     .cookie_counter = tcpext_counter(R->st.cookie_counter),
-				     .features = &R->features };
+				     .features = &R->features,
+				     .taken_by_program = R->cc.take.taken,
+				     .take_fallbacks = R->cc.take.fallbacks };
 	capture_counters(&R->cc, now->cnt);
 	capture_each_unbound(&R->cc, count_waiting, &now->waiting);
 	for (__u32 slot = 0; slot < 2; slot++)
@@ -324,6 +326,9 @@ static void judge_the_rest(struct run *R)
 
 	mem_collect(R);
 	if (!R->out.write_errno) {
+		/* copies parked while their entry was taken, where bpf()'s take would have left
+		 * them (a few the take could not move) */
+		capture_unpark(&R->cc);
 		capture_each_unbound(&R->cc, judge_left, R);
 		judge_leaks(R);
 		return;

@@ -37,7 +37,7 @@ static int open_pin(const char *name)
 static const size_t fd_offsets[] = {
 	offsetof(struct capture_client, by_flow_fd), offsetof(struct capture_client, counters_fd),
 	offsetof(struct capture_client, errors_fd), offsetof(struct capture_client, copies_fd),
-	offsetof(struct capture_client, events_fd),
+	offsetof(struct capture_client, events_fd), offsetof(struct capture_client, late_fd),
 };
 #define NFDS (sizeof(fd_offsets) / sizeof(fd_offsets[0]))
 
@@ -73,10 +73,12 @@ int capture_client_open(struct capture_client *c)
 	c->errors_fd = open_pin("errors");
 	c->copies_fd = open_pin("syn_copies");
 	c->events_fd = open_pin("syn_events");
+	c->late_fd = open_pin("syn_late");
 	c->ring = NULL;
 	c->bound = NULL;
 	c->taken_flow = 0;
 	c->capacity = 0;
+	c->take = (struct flow_take){ .prog_fd = -1 };
 	if (c->by_flow_fd >= 0) {
 		struct bpf_map_info info = { 0 };
 		__u32 len = sizeof(info);
@@ -107,6 +109,7 @@ int capture_client_open(struct capture_client *c)
 
 void capture_client_close(struct capture_client *c)
 {
+	flow_take_close(&c->take);
 	ring_buffer__free(c->ring);
 	c->ring = NULL;
 	bound_table_free(c->bound);
@@ -194,8 +197,10 @@ int capture_peek_bound(struct capture_client *c, __u64 cookie, struct capture_re
 	if (err < 0)
 		return err;
 	err = bound_table_get(c->bound, cookie, &b, 0);
-	if (!err)
+	if (!err) {
 		*out = b.rec;
+		out->take_state = 0;
+	}
 	return err;
 }
 
@@ -212,16 +217,23 @@ int capture_take_bound(struct capture_client *c, __u64 cookie, struct capture_re
 	if (bound_table_get(c->bound, cookie, &b, 1))
 		return -ENOENT;
 	*out = b.rec;
+	out->take_state = 0;
 	if (reads)
 		*reads = b.reads;
 	/* a cookie child's record has no SYN and no flow entry of its own to catch up with */
 	if ((out->flags & CAP_F_NO_SYN) || capture_key_of(out, &k))
 		return 0;
-	if (bpf_map_lookup_and_delete_elem(c->by_flow_fd, &k, &now) == 0) {
+	err = flow_take(&c->take, &k, &now);
+	if (err == -EAGAIN)
+		err = bpf_map_lookup_and_delete_elem(c->by_flow_fd, &k, &now) ? -errno : 1;
+	now.take_state = 0; /* no take hands it out (struct take_slot) */
+	if (err == -ENOENT)
+		err = 0;
+	if (err < 0)
+		return err;
+	if (err) {
 		c->taken_flow++;
 		catch_up(c, &now, out);
-	} else if (errno != ENOENT) {
-		return -errno;
 	}
 	return 0;
 }
@@ -272,6 +284,7 @@ int capture_take_flow(struct capture_client *c, const struct capture_key *k,
 	 * lookup then a delete would delete it unseen */
 	if (bpf_map_lookup_and_delete_elem(c->by_flow_fd, k, out))
 		return -errno;
+	out->take_state = 0; /* no take hands it out (struct take_slot) */
 	c->taken_flow++;
 	return 0;
 }
@@ -347,9 +360,10 @@ static long long map_count(int fd, size_t key_size)
 
 long long capture_lost_of(const __u64 *cnt, __u64 taken, long long in_flow)
 {
-	/* the flow keys that came to be: captures less those in place of a held entry */
+	/* the flow keys that came to be: captures less those in place of a held entry (a copy
+	 * parked while its entry was taken is a key of its own, in syn_late, then moved) */
 	long long keys = (long long)(cnt[CNT_CAPTURED] - cnt[CNT_RECAPTURED] +
-				     cnt[CNT_RECAPTURE_NEW]);
+				     cnt[CNT_RECAPTURE_NEW] + cnt[CNT_TAKE_PARKED]);
 
 	return keys - (long long)taken - in_flow + (long long)cnt[CNT_RING_DROPS];
 }
@@ -357,8 +371,8 @@ long long capture_lost_of(const __u64 *cnt, __u64 taken, long long in_flow)
 long long capture_evictions(struct capture_client *c)
 {
 	__u64 cnt[CNT_MAX];
-	long long in_flow;
-	/* Counters first, the map second: an entry inserted in between is seen as present but
+	long long in_flow, parked;
+	/* Counters first, the maps second: an entry inserted in between is seen as present but
 	 * not as inserted, so a race can only hide an eviction, never invent one. New flow keys
 	 * are the captures less the copies that replaced one. */
 	int err = capture_counters(c, cnt);
@@ -368,6 +382,10 @@ long long capture_evictions(struct capture_client *c)
 	in_flow = map_count(c->by_flow_fd, sizeof(struct capture_key));
 	if (in_flow < 0)
 		return in_flow;
+	parked = map_count(c->late_fd, sizeof(struct capture_key));
+	if (parked < 0)
+		return parked;
+	in_flow += parked;
 	/* below 0 only if another process took entries too */
 	return capture_lost_of(cnt, c->taken_flow, in_flow);
 }
@@ -416,25 +434,70 @@ int capture_counters(struct capture_client *c, __u64 *out)
 	return 0;
 }
 
-int capture_each_unbound(struct capture_client *c,
-			 int (*fn)(const struct capture_key *, const struct capture_rec *, void *),
-			 void *arg)
+int capture_unpark(struct capture_client *c)
+{
+	struct capture_key key, next;
+	struct capture_rec rec;
+	void *prev = NULL;
+	int left = 0;
+
+	while (bpf_map_get_next_key(c->late_fd, prev, &next) == 0) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(c->late_fd, &key, &rec))
+			continue;
+		/* into syn_by_flow, then out of syn_late: never in neither */
+		if (bpf_map_update_elem(c->by_flow_fd, &key, &rec, BPF_NOEXIST)) {
+			left++;
+			continue;
+		}
+		bpf_map_delete_elem(c->late_fd, &key);
+	}
+	return left;
+}
+
+/* Every entry of map @fd, each to @fn (its take_state @mark); @fn nonzero stops: *@stop. */
+static int each_entry(int fd, __u64 mark, bool *stop,
+		      int (*fn)(const struct capture_key *, const struct capture_rec *, void *),
+		      void *arg)
 {
 	struct capture_key key, next;
 	struct capture_rec rec;
 	void *prev = NULL;
 	int n = 0;
 
-	while (bpf_map_get_next_key(c->by_flow_fd, prev, &next) == 0) {
+	while (!*stop && bpf_map_get_next_key(fd, prev, &next) == 0) {
 		key = next;
 		prev = &key;
-		if (bpf_map_lookup_elem(c->by_flow_fd, &key, &rec))
-			continue; /* evicted meanwhile */
+		if (bpf_map_lookup_elem(fd, &key, &rec))
+			continue; /* evicted or taken meanwhile */
+		rec.take_state = mark;
 		n++;
-		if (fn(&key, &rec, arg))
-			break;
+		*stop = fn(&key, &rec, arg) != 0;
 	}
 	return n;
+}
+
+int capture_each_unbound(struct capture_client *c,
+			 int (*fn)(const struct capture_key *, const struct capture_rec *, void *),
+			 void *arg)
+{
+	bool stop = false;
+	int n = each_entry(c->by_flow_fd, 0, &stop, fn, arg);
+
+	return n + each_entry(c->late_fd, CAPTURE_PARKED_REC, &stop, fn, arg);
+}
+
+int capture_take_left(struct capture_client *c, const struct capture_key *k,
+		      const struct capture_rec *r, struct capture_rec *out)
+{
+	if (r->take_state != CAPTURE_PARKED_REC)
+		return capture_take_flow(c, k, out);
+	if (bpf_map_lookup_and_delete_elem(c->late_fd, k, out))
+		return -errno;
+	out->take_state = 0;
+	c->taken_flow++;
+	return 0;
 }
 
 int capture_error(struct capture_client *c, __u32 slot, struct bpf_error *out)

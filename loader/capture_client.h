@@ -7,16 +7,18 @@
 #include <stdbool.h>
 
 #include "capture.h"
+#include "flow_take.h"
 
 struct ring_buffer;
 struct bound_table;
 
 struct capture_client {
-	int by_flow_fd, counters_fd, errors_fd, copies_fd, events_fd;
+	int by_flow_fd, counters_fd, errors_fd, copies_fd, events_fd, late_fd;
 	struct ring_buffer *ring;	/* syn_events, read in place */
 	struct bound_table *bound;	/* records the ring delivered, not yet taken, by cookie */
 	__u64 taken_flow;		/* flow entries this client removed, for eviction counts */
 	__u32 capacity;			/* max_entries of syn_by_flow */
+	struct flow_take take;		/* the take without allocation (flow_take.h) */
 };
 
 /* Open the maps pinned under CAPTURE_PIN_DIR. Returns 0 or -errno (message printed). */
@@ -37,7 +39,8 @@ int capture_peek_bound(struct capture_client *c, __u64 cookie, struct capture_re
 
 /*
  * The capture bound to @cookie, taken: out of the bound table, and its flow entry out of
- * syn_by_flow in one lookup-and-delete (so a later copy of the SYN starts a new capture). When
+ * syn_by_flow (so a later copy of the SYN starts a new capture), by the take_flow program where
+ * this thread has a slot (no allocation: struct take_slot), else by bpf()'s lookup-and-delete. When
  * that entry still holds the same SYN, *@out is the entry as it is now: its fate noted since the
  * bind (a drop, an allocation) and any copies that came after it, which the judge must see.
  * *@reads (NULL: not wanted): what the in-kernel readers returned when sockops bound it.
@@ -95,25 +98,41 @@ int capture_drops_with_reason(void);
 /* Counters summed over CPUs into @out[CNT_MAX]. Returns 0 or -errno. */
 int capture_counters(struct capture_client *c, __u64 *out);
 
+/* The copies parked in syn_late (struct take_slot: a later copy that came while take_flow took
+ * its entry and could not wait for it) moved into syn_by_flow, where bpf()'s take would have
+ * left them, if their key is free (the take moves them itself, unless a later copy made the
+ * key first, or the copy was parked after it looked). Returns how many are left parked. */
+int capture_unpark(struct capture_client *c);
+
+/* take_state of a record capture_each_unbound() visits in syn_late */
+#define CAPTURE_PARKED_REC (~0ull)
+
 /* Visit every entry still in syn_by_flow: captures no consumer took (never bound to a socket,
- * or bound to one nothing took; rec->cookie says which). @fn returning nonzero stops. Returns
- * the number visited or -errno. */
+ * or bound to one nothing took; rec->cookie says which), then every copy still parked in
+ * syn_late (rec->take_state CAPTURE_PARKED_REC), a capture of its own. Changes nothing.
+ * @fn returning nonzero stops. Returns the number visited or -errno. */
 int capture_each_unbound(struct capture_client *c,
 			 int (*fn)(const struct capture_key *, const struct capture_rec *, void *),
 			 void *arg);
 
 /*
  * Records the witness lost so far: flow entries the LRU map evicted (what went in less what
- * this client took and what is still there; exact when nothing is in flight and this client is
- * the only consumer; iterates the map) and bound records the ring had no room for. Returns the
- * count, or -errno.
+ * this client took and what is still there, in syn_by_flow or parked in syn_late; exact when
+ * nothing is in flight and this client is the only consumer; iterates the maps) and bound
+ * records the ring had no room for. Returns the count, or -errno.
  */
 long long capture_evictions(struct capture_client *c);
 
+/* A capture capture_each_unbound() visited (@k, @r), removed from the map it was in into
+ * @out, and counted taken. Returns 0 or -errno. */
+int capture_take_left(struct capture_client *c, const struct capture_key *k,
+		      const struct capture_rec *r, struct capture_rec *out);
+
 /* capture_evictions()'s count from the counters @cnt (summed over CPUs), the entries this
- * client took (@taken) and those in the map (@in_flow): the flow keys that came to be (a
- * capture makes one, a recapture takes the place of one, but a recapture_new_key makes one),
- * less those taken and still there, plus the ring's drops. */
+ * client took (@taken) and those in the maps (@in_flow: syn_by_flow and syn_late): the flow
+ * keys that came to be (a capture makes one, a recapture takes the place of one, but a
+ * recapture_new_key or a take_parked makes one), less those taken and still there, plus the
+ * ring's drops. */
 long long capture_lost_of(const __u64 *cnt, __u64 taken, long long in_flow);
 
 /* Kernel memory charged to syn_by_flow and the ring (fdinfo memlock; preallocated, so constant

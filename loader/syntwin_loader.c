@@ -33,12 +33,14 @@
 #include "syn_capture.skel.h"
 #include "syn_sockops.skel.h"
 #include "syn_drops.skel.h"
+#include "take_flow.skel.h"
 #include "witness_features.h"
 
 #define STATE_FILE "/run/syntwin-loader.state"
 #define PIN_PROG_TC CAPTURE_PIN_DIR "/prog_syn_capture"
 #define PIN_PROG_SOCKOPS CAPTURE_PIN_DIR "/prog_syn_sockops"
 #define PIN_LINK_DROPS CAPTURE_PIN_DIR "/" CAPTURE_LINK_DROPS
+#define PIN_PROG_TAKE CAPTURE_PIN_DIR "/" CAPTURE_TAKE_PROG
 #define TC_HANDLE 0x5359 /* "SY" */
 #define TC_PRIO 1
 
@@ -167,6 +169,38 @@ static int attach_drops(const struct loader_opts *o, const struct bpf_object_ope
 out:
 	bpf_link__destroy(link); /* the pin keeps it attached */
 	syn_drops_bpf__destroy(d);
+	return err;
+}
+
+/*
+ * The consumer's take of a flow entry (bpf/take_flow.bpf.c) on the shared maps, pinned for the
+ * comparator to run (capture_client.c); it attaches to nothing. Returns 0 or -1.
+ */
+static int load_take(const struct loader_opts *o, const struct bpf_object_open_opts *open_opts)
+{
+	struct take_flow_bpf *t = take_flow_bpf__open_opts(open_opts);
+	int err = -1;
+
+	if (!t) {
+		fprintf(stderr, "Failed to open the take object: %s\n", strerror(errno));
+		return -1;
+	}
+	if (bpf_map__set_max_entries(t->maps.syn_by_flow, o->entries) ||
+	    bpf_map__set_max_entries(t->maps.syn_events, ring_bytes(o))) {
+		fprintf(stderr, "Failed to size maps\n");
+		goto out;
+	}
+	if (take_flow_bpf__load(t)) {
+		fprintf(stderr, "Failed to load the take program (verifier log above)\n");
+		goto out;
+	}
+	if (bpf_program__pin(t->progs.take_flow, PIN_PROG_TAKE)) {
+		fprintf(stderr, "Failed to pin %s: %s\n", PIN_PROG_TAKE, strerror(errno));
+		goto out;
+	}
+	err = 0;
+out:
+	take_flow_bpf__destroy(t);
 	return err;
 }
 
@@ -460,6 +494,8 @@ static int cmd_attach(const struct loader_opts *o)
 		goto cleanup;
 	}
 	err = attach_drops(o, &open_opts, wf.have[WF_DROP_REASON]);
+	if (!err)
+		err = load_take(o, &open_opts);
 	if (!err && !o->no_memory_follower)
 		err = saved_syn_mem_attach_pinned(o->entries, ring_bytes(o));
 	if (!err)
@@ -491,7 +527,8 @@ static int cmd_detach(void)
 	static const char *const pins[] = { "syn_by_flow", "syn_events", "syn_copies",
 					    "cookie_acks", "counters", "errors",
 					    "dev_info", "prog_syn_capture", "prog_syn_sockops",
-					    CAPTURE_LINK_DROPS, SAVED_SYN_MEM_PINS };
+					    CAPTURE_LINK_DROPS, "syn_take", "syn_late",
+					    CAPTURE_TAKE_PROG, SAVED_SYN_MEM_PINS };
 	char line[512], path[256];
 	int failures = 0, prog_fd;
 	FILE *state = fopen(STATE_FILE, "r");
@@ -604,8 +641,9 @@ static int print_flow(const struct capture_key *k, const struct capture_rec *r, 
 	return 0;
 }
 
-/* Every capture in syn_by_flow: bound to a socket (its cookie) or not yet. The records the
- * ring buffer carries are the consumer's: dump leaves them there. */
+/* Every capture in syn_by_flow (bound to a socket, its cookie, or not yet), then every copy
+ * parked in syn_late. The records the ring buffer carries are the consumer's: dump leaves them
+ * there, and moves nothing. */
 static int cmd_dump(struct capture_client *c, bool json)
 {
 	return capture_each_unbound(c, print_flow, &json) < 0;

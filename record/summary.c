@@ -266,6 +266,12 @@ static void summary_witness(struct json_out *j, const struct run_stats *st,
 		json_i64(j, "witness_evictions", st->evictions);
 	else
 		json_null_at(j, "witness_evictions");
+	/* how the consumer took flow entries at their sockets' bind (capture.h: struct
+	 * take_slot): by take_flow, or by bpf() where it could not */
+	json_open(j, "witness_take", '{');
+	json_u64(j, "by_program", now->taken_by_program);
+	json_u64(j, "fallbacks", now->take_fallbacks);
+	json_close(j);
 	/* what the witness has of the kernel, read from it at the start (witness_features.h) */
 	json_open(j, "witness_features", '{');
 	for (int i = 0; i < WF_MAX; i++)

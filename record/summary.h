@@ -103,6 +103,8 @@ struct summary_now {
 	int64_t tcpext[TCPEXT_N];	/* -1: absent */
 	int64_t cookie_counter;		/* st->cookie_counter now, -1 absent */
 	const struct witness_features *features;	/* what the witness has of the kernel */
+	uint64_t taken_by_program;	/* flow entries take_flow took (capture.h: take_slot) */
+	uint64_t take_fallbacks;	/* ... that it left to bpf() */
 };
 
 /* Zeroed statistics with their shape set. Returns 0, or -1 (out of memory). */

@@ -37,6 +37,8 @@ clean_2000_with() {
 	check [ "$(sj .memory_follower.freed)" = "$(sj .memory_follower.allocated)" ]
 	check [ "$(sj .memory_follower.outside_ctx)" = 0 ]
 	check [ "$(sj .memory_follower.first_copy_owner)" = none ]
+	check [ "$(sj .witness_take.by_program)" -gt 0 ]
+	check [ "$(sj .witness_take.fallbacks)" = 0 ]
 }
 retransmits_exact() {
 	n4=$(jc '.knobs | test("rexmit-v4")') n6=$(jc '.knobs | test("rexmit-v6")')
@@ -205,6 +207,10 @@ clean)
 	# every feature the witness needs, read from the kernel (loader/witness_features.c)
 	check grep -qx "witness features: ring buffer, kfree_skb drop reasons, BPF trampolines, hash map lookup-and-delete" "$tmp/log"
 	check [ "$(sj '.witness_features | [.ring_buffer, .drop_reasons, .trampolines, .lookup_and_delete] | map(tostring) | join(" ")')" = "true true true true" ]
+	# the comparator took every bound flow entry by take_flow (no allocation a take), none
+	# left to bpf()
+	check [ "$(sj .witness_take.by_program)" -gt 0 ]
+	check [ "$(sj .witness_take.fallbacks)" = 0 ]
 	;;
 followed)
 	# The same kernel with SYNTWIN_FOLLOW_CACHE_ALLOC=1 in the guest's environment: one program
