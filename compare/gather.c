@@ -68,6 +68,7 @@ static void observe_copies(const struct run *R, const struct copies *cp, struct 
 	ob->tsecr = last->synack_tsecr;
 	ob->parse_err = last->flags & CAP_F_PARSE_ERR;
 	ob->drops = last->drops;
+	ob->copies = last->copies;
 	ob->drop_reason = last->drops ? capture_drop_reason_name(last->drop_reason) : NULL;
 	ob->no_drop_reasons = !R->features.have[WF_DROP_REASON];
 	ob->rst_seen = last->flags & CAP_F_RST;

@@ -3,6 +3,7 @@
 #include "judge.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -70,6 +71,15 @@ static int judge_cookie_no_child(const struct observation *ob, struct compare_re
 	return 0;
 }
 
+/* The copies of the SYN there were, as the witness counted them, kept or not (more than it
+ * keeps: cut); UINT_MAX where its count saturated, so that no count of drops reaches it. */
+static unsigned int copies_counted(const struct observation *ob)
+{
+	if (ob->copies >= 255)
+		return UINT_MAX;
+	return ob->copies > (unsigned int)ob->n ? ob->copies : (unsigned int)ob->n;
+}
+
 /* A SYN no socket took: planned abandoned, dropped for a reason its bytes show, answered with a
  * cookie whose ACK never came, or unbound. */
 static int judge_no_socket(const struct observation *ob, struct compare_result *res)
@@ -98,7 +108,7 @@ static int judge_no_socket(const struct observation *ob, struct compare_result *
 				    .mac_len = last->mac_len, .parse_err = ob->parse_err,
 				    .drops = ob->drops, .drop_reason = ob->drop_reason,
 				    .no_drop_reasons = ob->no_drop_reasons,
-				    .copies = (unsigned int)ob->n, .synacks = ob->synacks,
+				    .copies = copies_counted(ob), .synacks = ob->synacks,
 				    .saved = ob->leaked_at != NULL,
 				    .declared = ob->declares, .tree = ob->tree,
 				    .to_listener = ob->to_listener };
@@ -222,6 +232,7 @@ static int judge_socket(const struct observation *ob, struct compare_result *res
 				    .native_len = ob->native ? ob->native_len : 0,
 				    .syncookie_proven = made, .env = ob->env };
 	struct copies_input ci = { .in = &in, .copy = ob->copy, .n = ob->n, .cut = ob->cut,
+				   .copies = ob->copies, .drops = ob->drops,
 				   .active = ob->active, .have_tsecr = ob->have_tsecr,
 				   .tsecr = ob->tsecr, .mem_followed = ob->mem_followed,
 				   .cookie_made = made, .request_seen = ob->request_seen };

@@ -58,6 +58,8 @@ struct observation {
 	const struct copy_view *copy;
 	int n;
 	bool cut;			/* more copies came than it keeps */
+	unsigned int copies;		/* copies it counted, kept or not (255: that many or
+					 * more) */
 	bool syncookie_proven;		/* the flow's ACK validated as a cookie (CAP_F_COOKIE_ACK);
 					 * for a socket (and cookie_child) the proof holds only
 					 * when its own ISN is that cookie: */

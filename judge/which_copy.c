@@ -278,6 +278,32 @@ static int judge_memory(const struct copies_input *ci, int c, struct compare_res
 	return judge_other_saves(ci, c, res);
 }
 
+/*
+ * Copies the witness did not keep (more came than it keeps: cut) may have come after @c, the
+ * last kept copy the kernel did not drop (all but the last kept copy came before those it did
+ * not keep), and one of them not dropped would have made the connection instead. @c is proven
+ * only if it is the last copy, or if the flow's drops are exactly the kept copies dropped and
+ * every copy not kept (a count the witness could not keep exactly, saturated or off by any
+ * number, proves nothing).
+ */
+static int judge_cut(const struct copies_input *ci, int c, struct compare_result *res)
+{
+	unsigned int kept_dropped = 0, unkept;
+
+	if (!ci->cut || c == ci->n - 1)
+		return 0;
+	for (int i = 0; i < ci->n; i++)
+		kept_dropped += ci->copy[i].dropped;
+	unkept = ci->copies > (unsigned int)ci->n ? ci->copies - (unsigned int)ci->n : 0;
+	if (ci->copies < 255 && unkept && ci->drops == kept_dropped + unkept)
+		return 0;
+	snprintf(res->detail, sizeof(res->detail), "copy %d of the %d the witness kept is the last "
+		 "it kept that the kernel did not drop, but %u cop%s came and the kernel dropped %u "
+		 "(%u of those kept): a copy it did not keep may have made the connection", c + 1,
+		 ci->n, ci->copies, ci->copies == 1 ? "y" : "ies", ci->drops, kept_dropped);
+	return differ(res);
+}
+
 int judge_copies(const struct copies_input *ci, struct compare_result *res)
 {
 	int c, bad;
@@ -297,7 +323,9 @@ int judge_copies(const struct copies_input *ci, struct compare_result *res)
 			 ci->copy[0].drop_reason ? ci->copy[0].drop_reason : "reason unknown");
 		return differ(res);
 	}
-	bad = judge_which(ci, c, res);
+	bad = judge_cut(ci, c, res);
+	if (!bad)
+		bad = judge_which(ci, c, res);
 	if (!bad)
 		bad = judge_tsecr(ci, c, res);
 	if (!bad)

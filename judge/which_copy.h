@@ -47,6 +47,8 @@ struct copies_input {
 	const struct copy_view *copy;	/* in arrival order; the last is the one bound */
 	int n;
 	bool cut;		/* more copies came than the witness keeps */
+	unsigned int copies;	/* ... how many it counted (255: that many or more) */
+	unsigned int drops;	/* the copies the kernel dropped, kept or not */
 	bool active;		/* the copies are SYN-ACKs (the client saved one) */
 	bool have_tsecr;	/* the answer had a timestamp: the server's last SYN-ACK to this
 				 * SYN, the client's first ACK to this SYN-ACK */

@@ -1026,6 +1026,61 @@ static void test_which_copy(void)
 	}
 }
 
+/*
+ * More copies than the witness keeps (cut): three kept (the first two and the last, of @copies),
+ * the kernel dropped the second and the last of them, and @drops in all. The first kept copy
+ * made the connection only if every copy not kept was dropped too: exactly @copies - 3 drops
+ * beyond the two kept ones. Each case beside its near misses; and a last kept copy not dropped
+ * made it whatever came between.
+ */
+struct cut_case {
+	const char *name;
+	unsigned int copies, drops;
+	bool last_dropped;
+	int bad;
+	enum verdict verdict;
+	const char *detail;
+};
+
+static const struct cut_case cut_cases[] = {
+	{ "every copy not kept dropped", 10, 9, true, 0, V_EXPLAINED,
+	  "saved copy 1, the one that created the request" },
+	{ "one copy not kept not dropped", 10, 8, true, 1, V_DIFFER,
+	  "10 copies came and the kernel dropped 8 (2 of those kept): a copy it did not keep may" },
+	{ "a drop more than there were copies", 10, 10, true, 1, V_DIFFER,
+	  "10 copies came and the kernel dropped 10" },
+	{ "the count saturated", 255, 254, true, 1, V_DIFFER, "255 copies came" },
+	{ "no drop counted beyond the kept copies", 10, 2, true, 1, V_DIFFER,
+	  "dropped 2 (2 of those kept)" },
+	{ "the last kept copy not dropped made it", 10, 3, false, 1, V_DIFFER,
+	  "the kernel saved copy 1 of 3, but copy 3 made the connection" },
+};
+
+static void test_which_copy_cut(void)
+{
+	for (size_t k = 0; k < sizeof(cut_cases) / sizeof(cut_cases[0]); k++) {
+		const struct cut_case *t = &cut_cases[k];
+		uint8_t bytes[3][52];
+		struct copy_view v[3];
+		struct compare_input in = { .mode = 1 };
+		struct copies_input ci = { .in = &in, .copy = v, .n = 3, .cut = true,
+					   .copies = t->copies, .drops = t->drops };
+		struct compare_result r;
+
+		for (int i = 0; i < 3; i++) {
+			ts_syn(bytes[i], (uint16_t)(i + 1), 100 + (uint32_t)i);
+			v[i] = (struct copy_view){ .data = bytes[i], .len = 52,
+						   .dropped = i == 1 || (i == 2 && t->last_dropped),
+						   .drop_reason = "NOT_SPECIFIED" };
+		}
+		in.native = bytes[0];
+		in.native_len = 52;
+		CHECK(judge_copies(&ci, &r) == t->bad, "%s: bad %d", t->name, !t->bad);
+		CHECK(r.verdict == t->verdict, "%s: %s", t->name, verdict_names[r.verdict]);
+		CHECK(strstr(r.detail, t->detail), "%s: '%s'", t->name, r.detail);
+	}
+}
+
 /* An abandoned handshake: one IPv4 SYN on a tun device (no MAC), mode 1. */
 struct abandon_case {
 	const char *name;
@@ -1323,6 +1378,7 @@ int main(void)
 	test_classify();
 	test_pcap();
 	test_which_copy();
+	test_which_copy_cut();
 	test_abandoned();
 	return check_report("compare");
 }
