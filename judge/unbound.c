@@ -3,6 +3,7 @@
 #include "unbound.h"
 
 #include <arpa/inet.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -515,6 +516,8 @@ static const char *taken_after_all(const struct unbound_input *in, bool consumed
 			 in->synacks == 1 ? "" : "s");
 	else if (in->saved)
 		snprintf(buf, n, "yet the kernel allocated a saved copy for it");
+	else if (!consumed && in->drops < in->copies && in->copies == UINT_MAX)
+		snprintf(buf, n, "yet only %u of its 255 or more copies were dropped", in->drops);
 	else if (!consumed && in->drops < in->copies)
 		snprintf(buf, n, "yet only %u of its %u copies were dropped", in->drops, in->copies);
 	else

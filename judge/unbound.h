@@ -20,7 +20,8 @@ struct unbound_input {
 	size_t len, mac_len;
 	bool parse_err;			/* the witness found doff < 5 or past the packet */
 	unsigned int drops;		/* copies the kernel dropped (kfree_skb), 0 if none was seen */
-	unsigned int copies;		/* copies the witness saw */
+	unsigned int copies;		/* copies the witness saw, kept or not (UINT_MAX: 255 or
+					 * more, its count saturated) */
 	/* What says the kernel took it after all: a drop is explained only without these. */
 	unsigned int synacks;		/* SYN-ACKs answering it, seen at the server's egress */
 	bool saved;			/* a saved-SYN allocation tied to a copy, or one leaked */

@@ -302,6 +302,8 @@ static void evicted(struct fixture *f) { f->ob.evicted = true; }
 static void not_a_socket(struct fixture *f) { f->ob.socket = false; f->ob.isn = 1; }
 /* the witness counted a copy more than it kept (cut), which was not dropped */
 static void one_more_counted(struct fixture *f) { f->ob.copies = 2; f->ob.cut = true; }
+/* ... 255 or more: its count saturated */
+static void count_saturated(struct fixture *f) { f->ob.copies = 255; f->ob.cut = true; }
 static void small_broken(struct fixture *f) { f->ob.small_buffer = "returned 0, not EINVAL"; }
 static void small_ok(struct fixture *f) { f->ob.small_buffer = "ok"; }
 static void not_due(struct fixture *f) { f->ob.cookie_due = false; }
@@ -442,6 +444,8 @@ static const struct judge_case cases[] = {
 	{ "rejected-by-kernel", rejected, NULL, V_EXPLAINED, R_REJECTED, "TCP checksum wrong" },
 	{ "rejected, a copy not kept and not dropped", rejected, one_more_counted, V_UNBOUND,
 	  R_NONE, "only 1 of its 2 copies were dropped" },
+	{ "rejected, the copies' count saturated", rejected, count_saturated, V_UNBOUND, R_NONE,
+	  "only 1 of its 255 or more copies were dropped" },
 	{ "rejected, checksum right", rejected, right_checksum, V_UNBOUND, R_NONE,
 	  "no validity check" },
 	/* the checksum wrong, but no reason to hold it to: not explained, and said why */
