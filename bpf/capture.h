@@ -159,9 +159,10 @@ struct bound_rec {
  * TAKE_REPLACING by keep_copy() before it reads the entry it replaces, TAKE_TAKEN by take_flow
  * before it copies. Whichever comes second sees the other's: a take that finds a replacement
  * under way returns TAKE_BUSY (the consumer calls again, and gets the later copy, as bpf()
- * would after it); a later copy that finds the entry taken is parked in syn_late (the entry
- * is gone as of the claim: where bpf()'s take would have left it a new key), which the
- * consumer moves into syn_by_flow when it looks at what is left (capture_each_unbound()).
+ * would after it); a later copy that finds the entry taken waits for the delete and makes the
+ * key anew, or, where it cannot wait, is parked in syn_late (the entry is gone as of the claim:
+ * where bpf()'s take would have left it a new key), and moved into syn_by_flow by the take
+ * behind its delete, by itself once the take is done, or by the consumer (capture_unpark()).
  * Every other writer reads a taken entry as gone (flow_entry()). A claim holds only for the
  * entry it was made on: the map preallocates its elements and hands one given back to the next
  * insert at once, so a claim checks, between its lookup and its swap, that the element is still

@@ -51,8 +51,8 @@ struct {
 } syn_take SEC(".maps");
 
 /* Later copies of a SYN that came while the consumer was taking its flow entry (keep_copy()
- * found it TAKE_TAKEN), by flow: each a key of its own, as after bpf()'s take; the consumer
- * moves them into syn_by_flow (capture_each_unbound()). */
+ * found it TAKE_TAKEN), by flow: each a key of its own, as after bpf()'s take, until moved into
+ * syn_by_flow (by take_flow, by park(), or by the consumer: capture_unpark()). */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 1024);
