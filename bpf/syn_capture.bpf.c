@@ -167,7 +167,6 @@ static __always_inline void prove_syncookie(struct __sk_buff *skb, struct captur
  */
 static __always_inline long park(struct capture_key *key, struct capture_rec *rec)
 {
-	struct capture_rec *late;
 	long err;
 
 	rec->copies = 2;
@@ -178,10 +177,7 @@ static __always_inline long park(struct capture_key *key, struct capture_rec *re
 	count(CNT_TAKE_PARKED);
 	/* the take done meanwhile (its move of parked copies behind its delete before this one
 	 * was there): the key is free, and the copy makes it now */
-	late = bpf_map_lookup_elem(&syn_late, key);
-	if (late && !bpf_map_lookup_elem(&syn_by_flow, key) &&
-	    !bpf_map_update_elem(&syn_by_flow, key, late, BPF_NOEXIST))
-		bpf_map_delete_elem(&syn_late, key);
+	unpark(key);
 	return 0;
 }
 

@@ -159,6 +159,23 @@ static __always_inline void release_entry(struct capture_rec *p, __u64 was, __u6
 }
 
 /*
+ * A later copy parked while @key's entry was being taken (park() in syn_capture.bpf.c): moved
+ * into syn_by_flow where the key is free, as the entry the take deleted would have been
+ * replaced; left parked for the consumer (capture_unpark()) where a newer copy made the key
+ * first. By the take behind its delete, and by park() once the take is done. The lookup first:
+ * an insert into an LRU map takes a free element, evicting another flow's entry if the map is
+ * full, before it finds the key there.
+ */
+static __always_inline void unpark(const struct capture_key *key)
+{
+	struct capture_rec *late = bpf_map_lookup_elem(&syn_late, key);
+
+	if (late && !bpf_map_lookup_elem(&syn_by_flow, key) &&
+	    !bpf_map_update_elem(&syn_by_flow, key, late, BPF_NOEXIST))
+		bpf_map_delete_elem(&syn_late, key);
+}
+
+/*
  * The kept copy of flow @key whose tag is @tag and that has none of @flags yet: the latest (in
  * syn_by_flow), else the earliest such in syn_copies; NULL if none. *@latest receives the
  * latest copy (the flow's record), NULL if the flow has none. Where the flow's entry is gone

@@ -17,16 +17,6 @@
 
 #include "syn_maps.bpf.h"
 
-/* A later copy parked while @key was being taken: in syn_by_flow now, where it takes the place
- * of the entry taken (left parked for the consumer if a newer copy made the key first). */
-static __always_inline void unpark(struct capture_key *key)
-{
-	struct capture_rec *late = bpf_map_lookup_elem(&syn_late, key);
-
-	if (late && !bpf_map_update_elem(&syn_by_flow, key, late, BPF_NOEXIST))
-		bpf_map_delete_elem(&syn_late, key);
-}
-
 SEC("syscall")
 int take_flow(void *ctx)
 {

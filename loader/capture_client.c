@@ -436,8 +436,8 @@ int capture_counters(struct capture_client *c, __u64 *out)
 
 int capture_unpark(struct capture_client *c)
 {
+	struct capture_rec rec, held;
 	struct capture_key key, next;
-	struct capture_rec rec;
 	void *prev = NULL;
 	int left = 0;
 
@@ -446,8 +446,11 @@ int capture_unpark(struct capture_client *c)
 		prev = &key;
 		if (bpf_map_lookup_elem(c->late_fd, &key, &rec))
 			continue;
-		/* into syn_by_flow, then out of syn_late: never in neither */
-		if (bpf_map_update_elem(c->by_flow_fd, &key, &rec, BPF_NOEXIST)) {
+		/* into syn_by_flow, then out of syn_late: never in neither. A key a newer copy
+		 * made is looked up first, as unpark() does in BPF: an insert into a full LRU map
+		 * evicts another flow's entry before it finds the key there. */
+		if (bpf_map_lookup_elem(c->by_flow_fd, &key, &held) == 0 ||
+		    bpf_map_update_elem(c->by_flow_fd, &key, &rec, BPF_NOEXIST)) {
 			left++;
 			continue;
 		}
