@@ -312,6 +312,9 @@ enum capture_counter {
 				 * meanwhile: it made the key anew (keep_copy()) */
 	CNT_TAKE_PARKED,	/* a copy counted in recaptured whose held entry the consumer was
 				 * taking (TAKE_TAKEN): kept in syn_late, a key of its own */
+	CNT_DROP_ELSEWHERE,	/* the kernel dropped a packet with a captured flow's headers that
+				 * never came in through a device whose tc ingress the witness
+				 * holds (a copy lost on the sender's side, say): not the flow's */
 	CNT_MAX
 };
 
@@ -321,6 +324,7 @@ enum capture_counter {
 	"active_bound", "active_bind_miss", "recaptured", "cookie_proven", \
 	"syn_dropped", "copies_cut", "fate_unmatched", "synack_matched", "rst_matched", \
 	"ring_drops", "cookie_late", "cookie_child", "synack_cookie", "synack_rst", \
-	"synack_answered", "synack_request", "recapture_new_key", "take_parked"
+	"synack_answered", "synack_request", "recapture_new_key", "take_parked", \
+	"drop_elsewhere"
 
 #endif

@@ -11,10 +11,59 @@
 
 #include "skb_flow.bpf.h"
 
+/* The fields the check below reads, CO-RE against the running kernel (no vmlinux.h). */
+struct ns_common___drop {
+	unsigned int inum;
+} __attribute__((preserve_access_index));
+
+struct net___drop {
+	struct ns_common___drop ns;
+} __attribute__((preserve_access_index));
+
+struct net_device___drop {
+	int ifindex;
+	struct {
+		struct net___drop *net;
+	} nd_net;
+} __attribute__((preserve_access_index));
+
+struct sk_buff___drop {
+	struct net_device___drop *dev;
+	int skb_iif;
+} __attribute__((preserve_access_index));
+
 /*
- * The kernel dropped @skb: if it is a copy of a captured SYN (or SYN-ACK), that copy's fate is
- * "dropped, for @reason" (found by its tag among the kept copies; CNT_FATE_UNMATCHED if none
- * matches), and the flow counts one more drop.
+ * Whether @skb came in through a device whose tc ingress the witness holds (or a VLAN device
+ * over one, which receives only what its real device received, whose tc ingress saw the
+ * frame with its tag), that is, whether it is a copy the witness counted. The receive path
+ * sets skb_iif to the receiving device's index just before tc ingress runs
+ * (__netif_receive_skb_core()), and a veth crossing clears it (skb_scrub_packet()): a copy
+ * lost on the sender's side (netem's loss on the client's egress, a qdisc) or before the
+ * receive path (a full backlog) has none, one received on another device another. TCP clears
+ * skb->dev once it has looked the socket up; where the device is still there, its namespace
+ * is checked too (ifindexes are per namespace).
+ */
+static __always_inline bool via_witness_ingress(struct sk_buff *skb)
+{
+	struct sk_buff___drop *s = (struct sk_buff___drop *)skb;
+	__u32 iif = (__u32)BPF_CORE_READ(s, skb_iif), *netns;
+	struct net_device___drop *dev;
+
+	netns = iif ? bpf_map_lookup_elem(&witness_ingress, &iif) : NULL;
+	if (!netns)
+		return false;
+	dev = BPF_CORE_READ(s, dev);
+	if (!dev || !*netns || (__u32)BPF_CORE_READ(dev, ifindex) != iif)
+		return true;
+	return BPF_CORE_READ(dev, nd_net.net, ns.inum) == *netns;
+}
+
+/*
+ * The kernel dropped @skb: if it is a copy of a captured SYN (or SYN-ACK) that came in through
+ * the witness's tc ingress, that copy's fate is "dropped, for @reason" (found by its tag among
+ * the kept copies; CNT_FATE_UNMATCHED if none matches), and the flow counts one more drop. A
+ * drop of the same headers anywhere else is no copy the witness counted (CNT_DROP_ELSEWHERE):
+ * counted on the flow, it would stand in for a copy that was never dropped.
  */
 static __always_inline void note_drop(struct sk_buff *skb, __u16 reason)
 {
@@ -28,6 +77,10 @@ static __always_inline void note_drop(struct sk_buff *skb, __u16 reason)
 	copy = find_copy(&key, tag, CAP_F_DROPPED, &rec);
 	if (!rec)
 		return;
+	if (!via_witness_ingress(skb)) {
+		count(CNT_DROP_ELSEWHERE);
+		return;
+	}
 	if (!rec->drops)
 		rec->drop_reason = reason;
 	rec->drops++;

@@ -21,6 +21,18 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } syn_by_flow SEC(".maps");
 
+/* The devices whose tc ingress the witness holds, and the VLAN devices over them, by ifindex:
+ * their namespace's number (ns.inum), 0 where devices of two namespaces share the index. The
+ * loader's, at attach: a drop counts on a flow only if its skb came in through one of them
+ * (syn_drops.bpf.c). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, __u32);
+	__type(value, __u32);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} witness_ingress SEC(".maps");
+
 /* sockops → userspace: each capture as it is bound to a socket (its cookie in the record, the
  * one getsockopt(SO_COOKIE) returns), in the order bound. Userspace reads it in place (mmap),
  * with no system call per record. The loader sets its size (CAPTURE_RING_MIN..MAX). */

@@ -25,6 +25,7 @@
 
 #include "capture_client.h"
 #include "hex.h"
+#include "ingress_devs.h"
 #include "loader_opts.h"
 #include "net_helpers.h"
 #include "point_names.h"
@@ -290,7 +291,9 @@ static int attach_tc_devs(const struct loader_opts *o, struct syn_capture_bpf *c
 			return -1;
 		}
 		if (bpf_map__update_elem(cap->maps.dev_info, &ifindex[i], sizeof(__u32), &di,
-					 sizeof(di), BPF_ANY)) {
+					 sizeof(di), BPF_ANY) ||
+		    ingress_devs_register(bpf_map__fd(cap->maps.witness_ingress), dev_name[i],
+					  ifindex[i])) {
 			fprintf(stderr, "Failed to register device %s\n", o->devs[i]);
 			return -1;
 		}
@@ -526,7 +529,8 @@ static int cmd_detach(void)
 {
 	static const char *const pins[] = { "syn_by_flow", "syn_events", "syn_copies",
 					    "cookie_acks", "counters", "errors",
-					    "dev_info", "prog_syn_capture", "prog_syn_sockops",
+					    "dev_info", "witness_ingress", "prog_syn_capture",
+					    "prog_syn_sockops",
 					    CAPTURE_LINK_DROPS, "syn_take", "syn_late",
 					    CAPTURE_TAKE_PROG, SAVED_SYN_MEM_PINS };
 	char line[512], path[256];
