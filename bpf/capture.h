@@ -80,11 +80,14 @@ enum capture_flags {
 					 * socket held the flow (checked at the server's egress):
 					 * the kernel made a request for it, with a saved copy
 					 * of its own (a copy that came after its cookie window) */
+	CAP_F_CUT_SAVED = 1 << 15,	/* a copy the witness did not keep (CAP_F_COPIES_CUT)
+					 * had a saved-SYN allocation: which copy, and whether
+					 * the kernel dropped it, is not known */
 };
 
 /* Flags that describe the flow rather than one copy: keep_copy() carries them forward. */
 #define CAP_F_FLOW (CAP_F_COPIES_CUT | CAP_F_COOKIE_ACK | CAP_F_SYNACK_TS | CAP_F_RST | \
-		    CAP_F_SYNACK_COOKIE | CAP_F_ANSWERED | CAP_F_SYNACK_REQ)
+		    CAP_F_SYNACK_COOKIE | CAP_F_ANSWERED | CAP_F_SYNACK_REQ | CAP_F_CUT_SAVED)
 
 /* An earlier copy of a SYN in syn_copies: the flow key and its arrival number (0 first). */
 struct copy_key {

@@ -208,7 +208,9 @@ static __always_inline void carry_from(struct capture_key *key, const struct cap
 		if (err)
 			TC_ERR(err);
 	} else {
-		rec->flags |= CAP_F_COPIES_CUT;
+		/* @old is not kept: the flow keeps that it had an allocation (its fate is per
+		 * copy, and goes with it) */
+		rec->flags |= CAP_F_COPIES_CUT | (old->flags & CAP_F_SAVED ? CAP_F_CUT_SAVED : 0);
 		count(CNT_COPIES_CUT);
 	}
 }

@@ -54,6 +54,7 @@ static void observe_copies(const struct run *R, const struct copies *cp, struct 
 	ob->copy = cp->view;
 	ob->n = cp->n;
 	ob->cut = cp->cut;
+	ob->cut_saved = cp->n && (cp->rec[cp->n - 1].flags & CAP_F_CUT_SAVED);
 	ob->mem_followed = R->mem != NULL;
 	ob->env = &R->env;
 	ob->tree = &R->o.tree;

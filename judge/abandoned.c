@@ -17,6 +17,17 @@ static int fail(struct compare_result *res)
 	return 1;
 }
 
+/* Copy @c is the request's, and no other copy had an allocation (judge_one_request()). */
+static int other_copies(const struct abandoned_input *in, int c, struct compare_result *res)
+{
+	struct compare_input none = { .mode = in->mode };
+	struct copies_input ci = { .in = &none, .copy = in->copy, .n = in->n, .cut = in->cut,
+				   .cut_saved = in->cut_saved, .copies = in->copies,
+				   .drops = in->drops, .mem_followed = true };
+
+	return judge_one_request(&ci, c, res);
+}
+
 int judge_abandoned(const struct abandoned_input *in, struct compare_result *res)
 {
 	int c = copy_that_created(in->copy, in->n);
@@ -45,6 +56,8 @@ int judge_abandoned(const struct abandoned_input *in, struct compare_result *res
 			 SAVED_SYN_HDR);
 		return fail(res);
 	}
+	if (other_copies(in, c, res))
+		return fail(res);
 	if (in->kind == ABANDON_EXPIRE && (in->rst_seen || in->synacks != 1 + in->synack_retries)) {
 		snprintf(res->detail, sizeof(res->detail), "planned to expire, but the witness saw %s"
 			 "%u SYN-ACKs (an expired request sends 1 + tcp_synack_retries = %u)",

@@ -4,7 +4,9 @@
  * the peer reset (abandon-rst), left to expire (abandon-expire), or lost with its listener,
  * closed while the request was pending (abandon-close). Explained "abandoned" only when the
  * witness proves all of it: a copy of the SYN reached TCP and the kernel saved it (one
- * allocation of the right size, the memory follower's); the request's end as planned: the RST
+ * allocation of the right size, the memory follower's), and no other copy (one the kernel
+ * dropped, a later one, one the witness did not keep: judge_one_request()); the request's end
+ * as planned: the RST
  * seen; or no RST and exactly 1 + tcp_synack_retries SYN-ACKs, an expired request's whole life;
  * or no RST and exactly one SYN-ACK (the listener closed before the request's first timer,
  * which then drops it without retransmitting); and the saved copy freed by the end of the run.
@@ -24,6 +26,10 @@ struct abandoned_input {
 	enum abandon_kind kind;
 	const struct copy_view *copy;	/* the witness's copies, arrival order */
 	int n;
+	bool cut;			/* more copies came than it keeps ... */
+	bool cut_saved;			/* ... one of which had a saved-SYN allocation */
+	unsigned int copies;		/* the copies it counted (255: that many or more) */
+	unsigned int drops;		/* the copies the kernel dropped, kept or not */
 	int mode;			/* the listener's TCP_SAVE_SYN */
 	bool rst_seen;			/* CAP_F_RST */
 	unsigned int synacks;		/* SYN-ACKs the server sent for it */

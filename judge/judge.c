@@ -95,7 +95,9 @@ static int judge_no_socket(const struct observation *ob, struct compare_result *
 	}
 	if (kind >= 0) {
 		struct abandoned_input in = { .kind = (enum abandon_kind)kind, .copy = ob->copy,
-					      .n = ob->n, .mode = ob->listener_mode,
+					      .n = ob->n, .cut = ob->cut, .cut_saved = ob->cut_saved,
+					      .copies = ob->copies, .drops = ob->drops,
+					      .mode = ob->listener_mode,
 					      .rst_seen = ob->rst_seen, .synacks = ob->synacks,
 					      .synack_retries = ob->synack_retries,
 					      .leaked_at = ob->leaked_at };
@@ -232,7 +234,7 @@ static int judge_socket(const struct observation *ob, struct compare_result *res
 				    .native_len = ob->native ? ob->native_len : 0,
 				    .syncookie_proven = made, .env = ob->env };
 	struct copies_input ci = { .in = &in, .copy = ob->copy, .n = ob->n, .cut = ob->cut,
-				   .copies = ob->copies, .drops = ob->drops,
+				   .cut_saved = ob->cut_saved, .copies = ob->copies, .drops = ob->drops,
 				   .active = ob->active, .have_tsecr = ob->have_tsecr,
 				   .tsecr = ob->tsecr, .mem_followed = ob->mem_followed,
 				   .cookie_made = made, .request_seen = ob->request_seen };

@@ -58,6 +58,8 @@ struct observation {
 	const struct copy_view *copy;
 	int n;
 	bool cut;			/* more copies came than it keeps */
+	bool cut_saved;			/* ... and one it did not keep had a saved-SYN
+					 * allocation (CAP_F_CUT_SAVED) */
 	unsigned int copies;		/* copies it counted, kept or not (255: that many or
 					 * more) */
 	bool syncookie_proven;		/* the flow's ACK validated as a cookie (CAP_F_COOKIE_ACK);

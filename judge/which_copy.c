@@ -232,6 +232,20 @@ static int judge_nothing_saved(const struct copies_input *ci, int c, struct comp
 	return 0;
 }
 
+/* A copy the witness did not keep had an allocation: which one it was, and whether the kernel
+ * dropped it or made an earlier request with it, is not known, so nothing about the
+ * allocations is proven. */
+static int judge_cut_saved(const struct copies_input *ci, struct compare_result *res)
+{
+	if (!ci->cut_saved)
+		return 0;
+	snprintf(res->detail, sizeof(res->detail), "the kernel allocated a saved copy while "
+		 "processing one of the copies the witness did not keep (%u%s came, %d kept): "
+		 "which copy, and whether the kernel dropped it, is not known", ci->copies,
+		 ci->copies >= 255 ? " or more" : "", ci->n);
+	return differ(res);
+}
+
 /*
  * The allocation: one, made for copy @c (or a copy of the same bytes: same_copy()), of
  * SAVED_SYN_HDR + the bytes read back.
@@ -244,6 +258,8 @@ static int judge_memory(const struct copies_input *ci, int c, struct compare_res
 
 	if (!ci->mem_followed)
 		return 0;
+	if (judge_cut_saved(ci, res))
+		return 1;
 	if (!ci->in->native)
 		return judge_nothing_saved(ci, c, res);
 	for (int j = 0; j < ci->n; j++)
@@ -302,6 +318,11 @@ static int judge_cut(const struct copies_input *ci, int c, struct compare_result
 		 "(%u of those kept): a copy it did not keep may have made the connection", c + 1,
 		 ci->n, ci->copies, ci->copies == 1 ? "y" : "ies", ci->drops, kept_dropped);
 	return differ(res);
+}
+
+int judge_one_request(const struct copies_input *ci, int c, struct compare_result *res)
+{
+	return judge_cut(ci, c, res) || judge_cut_saved(ci, res) || judge_other_saves(ci, c, res);
 }
 
 int judge_copies(const struct copies_input *ci, struct compare_result *res)

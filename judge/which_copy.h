@@ -47,6 +47,7 @@ struct copies_input {
 	const struct copy_view *copy;	/* in arrival order; the last is the one bound */
 	int n;
 	bool cut;		/* more copies came than the witness keeps */
+	bool cut_saved;		/* ... and one it did not keep had a saved-SYN allocation */
 	unsigned int copies;	/* ... how many it counted (255: that many or more) */
 	unsigned int drops;	/* the copies the kernel dropped, kept or not */
 	bool active;		/* the copies are SYN-ACKs (the client saved one) */
@@ -66,5 +67,10 @@ bool copy_tsval(const struct copy_view *c, uint32_t *tsval);
 
 /* Fills @res; returns 1 if unexplained, else 0. */
 int judge_copies(const struct copies_input *ci, struct compare_result *res);
+/* What proves copy @c (copy_that_created()) the one that made a request, beyond its own
+ * allocation: with copies cut, the drops (as judge_copies() has it); no allocation on a copy
+ * the witness did not keep; none on a copy the kernel dropped or on one after @c. For the
+ * abandoned handshakes' judge (abandoned.c). Fills @res and returns 1 if not, else 0. */
+int judge_one_request(const struct copies_input *ci, int c, struct compare_result *res);
 
 #endif

@@ -1141,6 +1141,91 @@ static void test_abandoned(void)
 	}
 }
 
+/*
+ * An abandoned handshake's other copies, beside the one that made the request (the last the
+ * kernel did not drop, with its allocation of 64 bytes): an allocation on a copy the kernel
+ * dropped; with copies cut, one on a copy the witness did not keep, or drops that do not show
+ * every copy not kept dropped where the request's copy is not the last kept. Each beside its
+ * near miss (these were all explained before judge_one_request()).
+ */
+struct abandon_copies_case {
+	const char *name;
+	bool first_dropped, first_saved, last_dropped, cut, cut_saved;
+	unsigned int copies, drops;
+	int bad;
+	const char *detail;
+};
+
+static const struct abandon_copies_case abandon_copies_cases[] = {
+	{ "a dropped copy before it", true, false, false, false, false, 2, 1, 0,
+	  "reset by its peer; copy 2 of 2 saved (64 bytes)" },
+	{ "a dropped copy before it, saved too", true, true, false, false, false, 2, 1, 1,
+	  "while processing copy 1 of 2, a copy it dropped" },
+	{ "copies not kept before it, none saved", true, false, false, true, false, 5, 1, 0,
+	  "copy 2 of 2 saved (64 bytes)" },
+	{ "copies not kept before it, one saved", true, false, false, true, true, 5, 1, 1,
+	  "one of the copies the witness did not keep (5 came, 2 kept)" },
+	{ "copies not kept after it, every one dropped", false, true, true, true, false, 5, 4, 0,
+	  "copy 1 of 2 saved (64 bytes)" },
+	{ "copies not kept after it, one not dropped", false, true, true, true, false, 5, 3, 1,
+	  "5 copies came and the kernel dropped 3 (1 of those kept)" },
+};
+
+static void test_abandoned_copies(void)
+{
+	for (size_t k = 0; k < sizeof(abandon_copies_cases) / sizeof(abandon_copies_cases[0]);
+	     k++) {
+		const struct abandon_copies_case *t = &abandon_copies_cases[k];
+		uint8_t b[2][52];
+		struct copy_view v[2];
+		struct abandoned_input in = { .kind = ABANDON_RST, .copy = v, .n = 2, .mode = 1,
+					      .cut = t->cut, .cut_saved = t->cut_saved,
+					      .copies = t->copies, .drops = t->drops,
+					      .rst_seen = true, .synacks = 1, .synack_retries = 1 };
+		struct compare_result r;
+
+		for (int i = 0; i < 2; i++)
+			ts_syn(b[i], (uint16_t)(i + 1), 100 + (uint32_t)i);
+		v[0] = (struct copy_view){ .data = b[0], .len = 52, .dropped = t->first_dropped,
+					   .saved = t->first_saved, .saved_size = 64 };
+		v[1] = (struct copy_view){ .data = b[1], .len = 52, .dropped = t->last_dropped,
+					   .saved = !t->last_dropped, .saved_size = 64 };
+		CHECK(judge_abandoned(&in, &r) == t->bad, "%s", t->name);
+		CHECK(t->bad ? r.verdict == V_DIFFER :
+			       r.verdict == V_EXPLAINED && r.reason == R_ABANDONED, "%s", t->name);
+		CHECK(strstr(r.detail, t->detail), "%s: '%s'", t->name, r.detail);
+	}
+}
+
+/* A connection with copies cut, the last kept one its own, saved and of the right size: an
+ * allocation on a copy the witness did not keep makes it unproven; beside it, none. */
+static void test_cut_saved(void)
+{
+	for (int cs = 0; cs < 2; cs++) {
+		uint8_t b[2][52];
+		struct copy_view v[2];
+		struct compare_input in = { .mode = 1, .native = b[1], .native_len = 52 };
+		struct copies_input ci = { .in = &in, .copy = v, .n = 2, .cut = true,
+					   .cut_saved = cs, .copies = 5, .drops = 1,
+					   .mem_followed = true };
+		struct compare_result r;
+
+		for (int i = 0; i < 2; i++)
+			ts_syn(b[i], (uint16_t)(i + 1), 100 + (uint32_t)i);
+		v[0] = (struct copy_view){ .data = b[0], .len = 52, .dropped = true,
+					   .drop_reason = "NOT_SPECIFIED" };
+		v[1] = (struct copy_view){ .data = b[1], .len = 52, .saved = true,
+					   .saved_size = SAVED_SYN_HDR + 52 };
+		CHECK(judge_copies(&ci, &r) == cs, "cut_saved %d: '%s'", cs, r.detail);
+		if (cs)
+			CHECK(r.verdict == V_DIFFER && strstr(r.detail, "the copies the witness did "
+							      "not keep (5 came, 2 kept)"),
+			      "cut_saved: %s '%s'", verdict_names[r.verdict], r.detail);
+		else
+			CHECK(r.verdict != V_DIFFER, "no cut_saved: %s", verdict_names[r.verdict]);
+	}
+}
+
 /* The one option walker: single-byte kinds, lengths, a bad length, a kind with no length byte,
  * and the last timestamp found through it. */
 static void test_options(void)
@@ -1380,5 +1465,7 @@ int main(void)
 	test_which_copy();
 	test_which_copy_cut();
 	test_abandoned();
+	test_abandoned_copies();
+	test_cut_saved();
 	return check_report("compare");
 }
