@@ -314,9 +314,10 @@ static int judge_cut(const struct copies_input *ci, int c, struct compare_result
 	if (ci->copies < 255 && unkept && ci->drops == kept_dropped + unkept)
 		return 0;
 	snprintf(res->detail, sizeof(res->detail), "copy %d of the %d the witness kept is the last "
-		 "it kept that the kernel did not drop, but %u cop%s came and the kernel dropped %u "
+		 "it kept that the kernel did not drop, but %u%s cop%s came and the kernel dropped %u "
 		 "(%u of those kept): a copy it did not keep may have made the connection", c + 1,
-		 ci->n, ci->copies, ci->copies == 1 ? "y" : "ies", ci->drops, kept_dropped);
+		 ci->n, ci->copies, ci->copies >= 255 ? " or more" : "", ci->copies == 1 ? "y" : "ies",
+		 ci->drops, kept_dropped);
 	return differ(res);
 }
 
