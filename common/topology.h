@@ -10,7 +10,10 @@
 #define SYNTWIN_TOPOLOGY_H
 
 /* veth c0 (netns client) <-> s0 (netns server). Distinct ifindexes: the witness keys its
- * per-device facts by ifindex, and each netns numbers its devices from 1. */
+ * per-device facts by ifindex, and each netns numbers its devices from 1. The VLAN devices over
+ * each end too (the QinQ outer, the QinQ inner, the single tag: base + 1, 2, 3), which the
+ * witness's drop program knows by ifindex (witness_ingress), where TCP has cleared the skb's
+ * device and with it the namespace. */
 #define TOPO_IFINDEX_C0 10
 #define TOPO_IFINDEX_S0 20
 #define TOPO_CLIENT4 "198.18.0.1"

@@ -16,11 +16,11 @@ outer=$TOPO_QINQ_OUTER_VID inner=$TOPO_QINQ_INNER_VID single=$TOPO_VLAN_VID
 # VLANs over one end of the veth pair (@1 c or s): QinQ (802.1ad outer, 802.1Q inside) and a
 # single 802.1Q. At tc ingress the outer (or only) tag is already skb metadata; QinQ's inner
 # tag is still in the bytes, and the kernel strips it before TCP saves the MAC header.
-vlans() { # side qinq4 qinq6 vlan4 vlan6
-	d=$1 q=${1}0.$outer.$inner v=${1}0.$single
-	echo "link add link ${d}0 name ${d}0.$outer type vlan proto 802.1ad id $outer"
-	echo "link add link ${d}0.$outer name $q type vlan id $inner"
-	echo "link add link ${d}0 name $v type vlan id $single"
+vlans() { # side qinq4 qinq6 vlan4 vlan6 ifindex
+	d=$1 q=${1}0.$outer.$inner v=${1}0.$single i=$6
+	echo "link add link ${d}0 name ${d}0.$outer index $((i + 1)) type vlan proto 802.1ad id $outer"
+	echo "link add link ${d}0.$outer name $q index $((i + 2)) type vlan id $inner"
+	echo "link add link ${d}0 name $v index $((i + 3)) type vlan id $single"
 	echo "addr add $2/$p4 dev $q"
 	echo "addr add $3/$p6 dev $q nodad"
 	echo "addr add $4/$p4 dev $v"
@@ -39,7 +39,8 @@ client_cmds() {
 	echo "addr add $TOPO_MD5_CLIENT6/$p6 dev c0 nodad preferred_lft 0"
 	echo "link set lo up"
 	echo "link set c0 up"
-	vlans c "$TOPO_QINQ_CLIENT4" "$TOPO_QINQ_CLIENT6" "$TOPO_VLAN_CLIENT4" "$TOPO_VLAN_CLIENT6"
+	vlans c "$TOPO_QINQ_CLIENT4" "$TOPO_QINQ_CLIENT6" "$TOPO_VLAN_CLIENT4" "$TOPO_VLAN_CLIENT6" \
+		"$TOPO_IFINDEX_C0"
 }
 
 server_cmds() {
@@ -47,7 +48,8 @@ server_cmds() {
 	echo "addr add $TOPO_SERVER6/$p6 dev s0 nodad"
 	echo "link set lo up"
 	echo "link set s0 up"
-	vlans s "$TOPO_QINQ_SERVER4" "$TOPO_QINQ_SERVER6" "$TOPO_VLAN_SERVER4" "$TOPO_VLAN_SERVER6"
+	vlans s "$TOPO_QINQ_SERVER4" "$TOPO_QINQ_SERVER6" "$TOPO_VLAN_SERVER4" "$TOPO_VLAN_SERVER6" \
+		"$TOPO_IFINDEX_S0"
 	echo "tuntap add dev tun0 mode tun"
 	# tap0: the crafted peer's Ethernet variant; the peer's MAC is a permanent neighbour
 	echo "tuntap add dev tap0 mode tap"
