@@ -22,6 +22,11 @@
 /* the drop program's link, pinned there: the loader pins it, the comparator reads which
  * program it holds (capture_drops_with_reason()) */
 #define CAPTURE_LINK_DROPS "link_syn_drops"
+/* the record of which sk_buff is a copy's own (bpf/copy_skbs.bpf.h): its maps, and the links of
+ * the programs that end a record (syn_drops.bpf.c's made_*, each pinned as link_<program>) */
+#define COPY_SKB_LINKS "link_made_skb_clone", "link_made_skb_copy",			\
+	"link_made___pskb_copy_fclone", "link_made_skb_copy_expand", "link_made_skb_morph"
+#define COPY_SKB_PINS "copy_skbs", "copy_skb_seen", COPY_SKB_LINKS
 
 /* Bytes of the ring buffer that carries bound records to userspace (syn_events), for a run of
  * @entries flow entries: a record (struct bound_rec, about 1.1 KiB with the ring's header) per
@@ -318,6 +323,12 @@ enum capture_counter {
 	CNT_DROP_ELSEWHERE,	/* the kernel dropped a packet with a captured flow's headers that
 				 * never came in through a device whose tc ingress the witness
 				 * holds (a copy lost on the sender's side, say): not the flow's */
+	CNT_DROP_NOT_COPY,	/* ... that came in through one, but is not the sk_buff of a copy
+				 * tc counted (a clone of one, say: copy_skbs.bpf.h): not the
+				 * flow's */
+	CNT_COPY_SHARED_CLONE,	/* a copy cloned while shared (skb_share_check()'s clone, say):
+				 * which of the two IP went on with is not known, and the run
+				 * fails (copy_skbs.bpf.h) */
 	CNT_MAX
 };
 
@@ -328,6 +339,6 @@ enum capture_counter {
 	"syn_dropped", "copies_cut", "fate_unmatched", "synack_matched", "rst_matched", \
 	"ring_drops", "cookie_late", "cookie_child", "synack_cookie", "synack_rst", \
 	"synack_answered", "synack_request", "recapture_new_key", "take_parked", \
-	"drop_elsewhere"
+	"drop_elsewhere", "drop_not_a_copy", "copy_cloned_shared"
 
 #endif

@@ -17,6 +17,7 @@
 #include <bpf/bpf_helpers.h>
 #include <stdbool.h>
 
+#include "copy_skbs.bpf.h"
 #include "syn_maps.bpf.h"
 
 #define EEXIST 17
@@ -590,6 +591,7 @@ SEC("tc")
 int syn_capture(struct __sk_buff *skb)
 {
 	__u32 zero = 0, ifindex = skb->ifindex, net_off, tcp_off, len;
+	__u64 addr = addr_of(skb);
 	struct capture_key key = {};
 	struct capture_rec *rec;
 	struct cur_copy *cur;
@@ -600,6 +602,9 @@ int syn_capture(struct __sk_buff *skb)
 	__u64 n;
 	long err;
 
+	/* a packet came in at this sk_buff: a copy recorded here before is over (a copy
+	 * captured below is recorded anew) */
+	copy_skb_end(addr);
 	dev = bpf_map_lookup_elem(&dev_info, &ifindex);
 	if (!dev) {
 		count(CNT_NO_DEV_INFO);
@@ -681,6 +686,11 @@ int syn_capture(struct __sk_buff *skb)
 		return TC_ACT_OK;
 	}
 	count(CNT_CAPTURED);
+	/* this sk_buff is the copy's own: a drop of it is the copy's, one of a clone is not
+	 * (copy_skbs.bpf.h) */
+	err = copy_skb_note(addr, &key, rec);
+	if (err)
+		TC_ERR(err);
 	/* the kernel processes this packet next, on this CPU: a saved copy it allocates now is
 	 * this copy's */
 	cur = bpf_map_lookup_elem(&cur_copy, &zero);

@@ -9,6 +9,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
+#include "copy_skbs.bpf.h"
 #include "skb_flow.bpf.h"
 
 /* The fields the check below reads, CO-RE against the running kernel (no vmlinux.h). */
@@ -27,9 +28,16 @@ struct net_device___drop {
 	} nd_net;
 } __attribute__((preserve_access_index));
 
+struct refcount___drop {
+	struct {
+		int counter;
+	} refs;
+};
+
 struct sk_buff___drop {
 	struct net_device___drop *dev;
 	int skb_iif;
+	struct refcount___drop users;
 } __attribute__((preserve_access_index));
 
 /*
@@ -60,25 +68,34 @@ static __always_inline bool via_witness_ingress(struct sk_buff *skb)
 
 /*
  * The kernel dropped @skb: if it is a copy of a captured SYN (or SYN-ACK) that came in through
- * the witness's tc ingress, that copy's fate is "dropped, for @reason" (found by its tag among
- * the kept copies; CNT_FATE_UNMATCHED if none matches), and the flow counts one more drop. A
- * drop of the same headers anywhere else is no copy the witness counted (CNT_DROP_ELSEWHERE):
- * counted on the flow, it would stand in for a copy that was never dropped.
+ * the witness's tc ingress, the very sk_buff tc counted (copy_skbs.bpf.h), that copy's fate is
+ * "dropped, for @reason" (found by its tag among the kept copies; CNT_FATE_UNMATCHED if none
+ * matches), and the flow counts one more drop. A drop of the same headers anywhere else
+ * (CNT_DROP_ELSEWHERE), or of another sk_buff with them, a clone of a copy say
+ * (CNT_DROP_NOT_COPY), is no copy the witness counted: counted on the flow, it would stand in
+ * for a copy that was never dropped.
  */
 static __always_inline void note_drop(struct sk_buff *skb, __u16 reason)
 {
 	struct capture_key key = {};
 	struct capture_rec *rec, *copy;
 	struct tcphdr th;
+	bool own;
 	__u32 tag = 0;
 
 	if (syn_flow_of_skb(skb, &key, &th, &tag))
 		return;
+	/* first, for every drop of a SYN's headers: the record of its address ends here */
+	own = copy_skb_dropped(addr_of(skb), &key, tag);
 	copy = find_copy(&key, tag, CAP_F_DROPPED, &rec);
 	if (!rec)
 		return;
 	if (!via_witness_ingress(skb)) {
 		count(CNT_DROP_ELSEWHERE);
+		return;
+	}
+	if (!own) {
+		count(CNT_DROP_NOT_COPY);
 		return;
 	}
 	if (!rec->drops)
@@ -107,6 +124,58 @@ SEC("tp_btf/kfree_skb")
 int BPF_PROG(syn_drop_no_reason, struct sk_buff *skb, void *location)
 {
 	note_drop(skb, DROP_REASON_UNKNOWN);
+	return 0;
+}
+
+/*
+ * The kernel's functions that make an sk_buff from another, with its headers: the one they
+ * return (skb_morph(), the one it rewrites) is at an address whose recorded copy, if any, is
+ * over (copy_skbs.bpf.h). The loader attaches them with the drop program, before tc. One
+ * program each, not a twin pair as the memory follower's: the kernel skips a program's run
+ * nested in itself on a CPU (a clone in an interrupt while one runs, far rarer than the
+ * follower's allocations), and counts it; any such miss of these or of the drop program
+ * fails the run ("drop rule runs missed").
+ */
+#define MADE(fn, made, ...)							\
+	SEC("fexit/" #fn)							\
+	int BPF_PROG(made_##fn, __VA_ARGS__)					\
+	{									\
+		copy_skb_end(addr_of(made));					\
+		return 0;							\
+	}
+
+MADE(skb_copy, ret, const struct sk_buff *skb, unsigned int gfp, struct sk_buff *ret)
+MADE(__pskb_copy_fclone, ret, struct sk_buff *skb, int headroom, unsigned int gfp, bool fclone,
+     struct sk_buff *ret)
+MADE(skb_copy_expand, ret, const struct sk_buff *skb, int newheadroom, int newtailroom,
+     unsigned int gfp, struct sk_buff *ret)
+MADE(skb_morph, dst, struct sk_buff *dst, struct sk_buff *src, struct sk_buff *ret)
+
+/*
+ * A clone of a copy made while the copy is shared: where a second handler holds the frame
+ * (a packet socket bound to the device for one protocol, delivered beside IP), IP's
+ * skb_share_check() clones it and goes on with the clone, and the copy's own sk_buff stays
+ * with the other handler, which may drop it later (a purge on close) while TCP consumed the
+ * clone. Which of the two the stack went on with, nothing here can tell (a packet socket's
+ * own clone of a shared frame is the reverse), so such a clone is counted
+ * (CNT_COPY_SHARED_CLONE) and fails the run: its drops prove nothing. A capture by the mmap
+ * ring (libpcap's, the wire's) holds the frame only while it copies it, and clones nothing.
+ */
+SEC("fexit/skb_clone")
+int BPF_PROG(made_skb_clone, struct sk_buff *skb, unsigned int gfp, struct sk_buff *ret)
+{
+	struct capture_key key = {};
+	__u64 a = addr_of(skb);
+	struct copy_skb *c;
+	struct tcphdr th;
+	__u32 tag;
+
+	copy_skb_end(addr_of(ret));
+	c = a && copy_skb_maybe(a) ? bpf_map_lookup_elem(&copy_skbs, &a) : NULL;
+	/* shared, and the copy (not another packet at a record left stale) */
+	if (c && BPF_CORE_READ((struct sk_buff___drop *)skb, users.refs.counter) > 1 &&
+	    !syn_flow_of_skb(skb, &key, &th, &tag) && same_key(&c->flow, &key))
+		count(CNT_COPY_SHARED_CLONE);
 	return 0;
 }
 

@@ -11,6 +11,7 @@ const char *const witness_feature_proofs[WF_MAX] = {
 	"every capture bound to its socket (the ring carries each bound record)",
 	"why the kernel dropped a copy (dropped-by-kernel, rejected-by-kernel)",
 	"the packet each saved copy was made from, and so every memory proof (the memory "
-	"follower's context on tcp_rcv_state_process())",
+	"follower's context on tcp_rcv_state_process()), and which drops are a copy's own, not "
+	"a clone's (the end of each copy's sk_buff record)",
 	"each connection's capture as it is when taken (a flow entry removed in one step with "
 	"what came after its bind)" };

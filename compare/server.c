@@ -295,6 +295,8 @@ static void gather_facts(struct run *R, struct expect_facts *f)
 		.bound = cnt[CNT_BOUND], .bind_miss = cnt[CNT_BIND_MISS],
 		.active_bound = cnt[CNT_ACTIVE_BOUND], .active_bind_miss = cnt[CNT_ACTIVE_BIND_MISS],
 		.ring_drops = cnt[CNT_RING_DROPS], .records_lost = st->lost,
+		.copy_shared_clones = cnt[CNT_COPY_SHARED_CLONE],
+		.drop_missed = capture_drop_misses(),
 		.unbound = st->verdict[V_UNBOUND], .waiting = waiting,
 		.unclaimed = st->unclaimed_bindings,
 	};

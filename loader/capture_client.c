@@ -390,25 +390,52 @@ long long capture_evictions(struct capture_client *c)
 	return capture_lost_of(cnt, c->taken_flow, in_flow);
 }
 
-int capture_drops_with_reason(void)
+/* The program link @name (under CAPTURE_PIN_DIR) holds, its information into *@pi; 0 or -1. */
+static int linked_prog_info(const char *name, struct bpf_prog_info *pi)
 {
-	int lfd = bpf_obj_get(CAPTURE_PIN_DIR "/" CAPTURE_LINK_DROPS), pfd, rc = -1;
+	char path[256];
+	int lfd, pfd, rc = -1;
 	struct bpf_link_info li = { 0 };
-	struct bpf_prog_info pi = { 0 };
 	__u32 len = sizeof(li);
 
+	snprintf(path, sizeof(path), "%s/%s", CAPTURE_PIN_DIR, name);
+	lfd = bpf_obj_get(path);
 	if (lfd < 0)
 		return -1;
 	if (!bpf_obj_get_info_by_fd(lfd, &li, &len)) {
 		pfd = bpf_prog_get_fd_by_id(li.prog_id);
-		len = sizeof(pi);
-		if (pfd >= 0 && !bpf_obj_get_info_by_fd(pfd, &pi, &len))
-			rc = !strcmp(pi.name, "syn_drop"); /* the other: "syn_drop_no_rea" */
+		len = sizeof(*pi);
+		memset(pi, 0, sizeof(*pi));
+		if (pfd >= 0 && !bpf_obj_get_info_by_fd(pfd, pi, &len))
+			rc = 0;
 		if (pfd >= 0)
 			close(pfd);
 	}
 	close(lfd);
 	return rc;
+}
+
+int capture_drops_with_reason(void)
+{
+	struct bpf_prog_info pi;
+
+	if (linked_prog_info(CAPTURE_LINK_DROPS, &pi))
+		return -1;
+	return !strcmp(pi.name, "syn_drop"); /* the other: "syn_drop_no_rea" */
+}
+
+long long capture_drop_misses(void)
+{
+	static const char *const links[] = { CAPTURE_LINK_DROPS, COPY_SKB_LINKS };
+	struct bpf_prog_info pi;
+	long long misses = 0;
+
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
+		if (linked_prog_info(links[i], &pi))
+			return -1;
+		misses += (long long)pi.recursion_misses;
+	}
+	return misses;
 }
 
 int capture_counters(struct capture_client *c, __u64 *out)

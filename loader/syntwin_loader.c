@@ -127,8 +127,44 @@ static int cmd_detach(void);
 static int home_net = -1;
 
 /*
+ * The programs that end a copy's sk_buff record (fexit on the kernel's functions that make an
+ * sk_buff from another: made_*, bpf/copy_skbs.bpf.h), each link pinned as link_<program> in
+ * CAPTURE_PIN_DIR (COPY_SKB_PINS). Returns 0 or -1.
+ */
+static int attach_made(struct syn_drops_bpf *d)
+{
+	struct bpf_program *p;
+	char path[256];
+
+	bpf_object__for_each_program(p, d->obj) {
+		const char *name = bpf_program__name(p);
+		struct bpf_link *link;
+		int err;
+
+		if (strncmp(name, "made_", 5))
+			continue;
+		link = bpf_program__attach(p);
+		if (!link) {
+			fprintf(stderr, "Failed to attach %s (fexit on the kernel's %s, which the drop "
+				"rule needs): %s\n", name, bpf_program__section_name(p) + 6,
+				strerror(errno));
+			return -1;
+		}
+		snprintf(path, sizeof(path), "%s/link_%s", CAPTURE_PIN_DIR, name);
+		err = bpf_link__pin(link, path);
+		if (err)
+			fprintf(stderr, "Failed to pin %s: %s\n", path, strerror(-err));
+		bpf_link__destroy(link); /* the pin keeps it attached */
+		if (err)
+			return -1;
+	}
+	return 0;
+}
+
+/*
  * The drop-reason program (tp_btf/kfree_skb) on the shared maps, attached by a link pinned in
- * CAPTURE_PIN_DIR so it outlives this process; detach unpins it, which ends it. Returns 0 or -1.
+ * CAPTURE_PIN_DIR so it outlives this process, with the programs its rule needs (attach_made());
+ * detach unpins them, which ends them. Returns 0 or -1.
  */
 static int attach_drops(const struct loader_opts *o, const struct bpf_object_open_opts *open_opts,
 			bool with_reason)
@@ -166,7 +202,7 @@ static int attach_drops(const struct loader_opts *o, const struct bpf_object_ope
 		fprintf(stderr, "Failed to pin %s: %s\n", PIN_LINK_DROPS, strerror(errno));
 		goto out;
 	}
-	err = 0;
+	err = attach_made(d);
 out:
 	bpf_link__destroy(link); /* the pin keeps it attached */
 	syn_drops_bpf__destroy(d);
@@ -368,13 +404,12 @@ out:
 
 /*
  * The witness features (witness_features.h) of the kernel into @wf, the ones it has printed.
- * One this attach cannot do without (the ring buffer, the lookup-and-delete; trampolines for
- * the memory follower or the tcp point) is named with the proofs it carries, and true
- * returned: nothing is attached. Without drop
+ * One this attach cannot do without (the ring buffer, the lookup-and-delete, trampolines) is
+ * named with the proofs it carries, and true returned: nothing is attached. Without drop
  * reasons the witness runs, saying so: the drops it notes name no reason, and a verdict that
  * needs one is unexplained (judge/unbound.c).
  */
-static bool features_missing(const struct loader_opts *o, struct witness_features *wf)
+static bool features_missing(struct witness_features *wf)
 {
 	bool missing = false;
 	char have[128];
@@ -382,9 +417,9 @@ static bool features_missing(const struct loader_opts *o, struct witness_feature
 	if (witness_features_here(wf))
 		return true;
 	for (int i = 0; i < WF_MAX; i++) {
-		/* trampolines: the memory follower's, and the tcp capture point's */
-		if (wf->have[i] || i == WF_DROP_REASON ||
-		    (i == WF_TRAMPOLINE && o->no_memory_follower && !(o->points & (1u << PT_TCP))))
+		/* trampolines: the memory follower's, the tcp capture point's, and the drop
+		 * rule's (a copy's own sk_buff: bpf/copy_skbs.bpf.h), which every witness has */
+		if (wf->have[i] || i == WF_DROP_REASON)
 			continue;
 		fprintf(stderr, "syntwin-loader: this kernel has no %s, by which the witness "
 			"proves %s; not attached (a run with fewer proofs than its verdicts need "
@@ -447,7 +482,7 @@ static int cmd_attach(const struct loader_opts *o)
 		close(cg_fd);
 		return 0;
 	}
-	if (features_missing(o, &wf)) {
+	if (features_missing(&wf)) {
 		close(cg_fd);
 		return 1;
 	}
@@ -482,6 +517,10 @@ static int cmd_attach(const struct loader_opts *o)
 	fprintf(state, "cgroup %s\n", o->cgroup);
 	fflush(state);
 
+	/* the drop rule's programs before tc records a copy: every record's end is seen */
+	err = attach_drops(o, &open_opts, wf.have[WF_DROP_REASON]);
+	if (err)
+		goto cleanup;
 	err = attach_tc_devs(o, cap, state, ifindex, dev_ns, dev_name, true);
 	if (err)
 		goto cleanup;
@@ -496,9 +535,7 @@ static int cmd_attach(const struct loader_opts *o)
 		err = -1;
 		goto cleanup;
 	}
-	err = attach_drops(o, &open_opts, wf.have[WF_DROP_REASON]);
-	if (!err)
-		err = load_take(o, &open_opts);
+	err = load_take(o, &open_opts);
 	if (!err && !o->no_memory_follower)
 		err = saved_syn_mem_attach_pinned(o->entries, ring_bytes(o));
 	if (!err)
@@ -532,7 +569,7 @@ static int cmd_detach(void)
 					    "dev_info", "witness_ingress", "prog_syn_capture",
 					    "prog_syn_sockops",
 					    CAPTURE_LINK_DROPS, "syn_take", "syn_late",
-					    CAPTURE_TAKE_PROG, SAVED_SYN_MEM_PINS };
+					    CAPTURE_TAKE_PROG, SAVED_SYN_MEM_PINS, COPY_SKB_PINS };
 	char line[512], path[256];
 	int failures = 0, prog_fd;
 	FILE *state = fopen(STATE_FILE, "r");

@@ -12,6 +12,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <linux/if.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
 #include <linux/if_tun.h>
 #include <netinet/in.h>
 #include <netinet/ip6.h>
@@ -339,6 +341,17 @@ static int find_flow(const struct capture_key *k, const struct capture_rec *r, v
 	return 1;
 }
 
+/* A port of tun0's own address nothing listens on (bound, then closed); 0 if none was had. */
+static uint16_t closed_port(void)
+{
+	int sfd = start_listener(AF_INET, TOPO_TUN_SELF4, 0, 0, 1);
+	uint16_t port = sfd < 0 ? 0 : socket_port(sfd);
+
+	if (sfd >= 0)
+		close(sfd);
+	return port;
+}
+
 /*
  * A drop of a captured SYN's bytes somewhere the witness does not capture is not the flow's.
  * A SYN written to tun0 (through the witness's tc ingress) to a closed port: TCP drops it (no
@@ -353,7 +366,7 @@ static void drop_elsewhere(int self_ns)
 	struct sockaddr_in self = { .sin_family = AF_INET };
 	struct flow_find f = { .sport = 40003, .isn = 0x0badf00d };
 	__u64 c0[CNT_MAX], c1[CNT_MAX];
-	int fd, raw, sfd;
+	int fd, raw;
 	uint16_t closed;
 	uint8_t pkt[44];
 	size_t len;
@@ -361,11 +374,7 @@ static void drop_elsewhere(int self_ns)
 	inet_pton(AF_INET, TOPO_TUN_SELF4, &self.sin_addr);
 	if (netns_set(self_ns, "server"))
 		exit(1);
-	/* a port of this address nothing listens on: bound, then closed */
-	sfd = start_listener(AF_INET, TOPO_TUN_SELF4, 0, 0, 1);
-	closed = sfd < 0 ? 0 : socket_port(sfd);
-	if (sfd >= 0)
-		close(sfd);
+	closed = closed_port();
 	fd = tun_open();
 	raw = socket(AF_INET, SOCK_RAW, IPPROTO_RAW);
 	if (!closed || fd < 0 || raw < 0 || capture_counters(&cc, c0)) {
@@ -391,6 +400,107 @@ static void drop_elsewhere(int self_ns)
 		capture_take_flow(&cc, &f.key, &f.rec);
 	close(raw);
 	close(fd);
+}
+
+/*
+ * A drop of a clone of a copy is not the copy's; the copy's own drop is, clone or not. Two SYNs
+ * written to tun0 while a raw IPPROTO_TCP socket is open (it gets a clone of each): one to a
+ * listener (a request: TCP consumes the copy), one to a closed port (TCP drops the copy, NO_SOCKET,
+ * its flow's one drop). The raw socket closed with both clones queued drops them (its queue
+ * purged). A clone has its copy's headers, tag and skb_iif: only its sk_buff is another.
+ * Counted apart (drop_not_a_copy), not on the flows: counted there, the first flow would read
+ * one copy dropped (a copy the kernel took), the second two drops for one copy, and a judge
+ * weighing drops against copies would take a clone's drop for a copy's.
+ */
+static void clone_drop(int self_ns)
+{
+	struct flow_find fa = { .sport = 40004, .isn = 0x0c10ed00 };
+	struct flow_find fb = { .sport = 40005, .isn = 0x0c10ed01 };
+	__u64 c0[CNT_MAX], c1[CNT_MAX];
+	int fd, raw, lfd;
+	uint16_t closed;
+	char peek[64];
+
+	if (netns_set(self_ns, "server"))
+		exit(1);
+	lfd = start_listener(AF_INET, TOPO_TUN_SELF4, 0, 0, 8);
+	closed = closed_port();
+	fd = tun_open();
+	raw = socket(AF_INET, SOCK_RAW, IPPROTO_TCP);
+	if (lfd < 0 || !closed || fd < 0 || raw < 0 || capture_counters(&cc, c0)) {
+		CHECK(0, "clone drop: set-up failed");
+		exit(1);
+	}
+	tun_write(fd, fa.sport, socket_port(lfd), TH_SYN, fa.isn, 0);
+	tun_write(fd, fb.sport, closed, TH_SYN, fb.isn, 0);
+	usleep(200000);
+	CHECK(recv(raw, peek, sizeof(peek), MSG_PEEK | MSG_DONTWAIT) > 0,
+	      "clone drop: the raw socket holds no clone of the SYNs");
+	close(raw);
+	usleep(200000);
+	CHECK(capture_counters(&cc, c1) == 0, "read counters");
+	capture_each_unbound(&cc, find_flow, &fa);
+	capture_each_unbound(&cc, find_flow, &fb);
+	CHECK(fa.found && fb.found, "clone drop: the tun SYNs were not captured");
+	CHECK_EQ_INT(c1[CNT_CAPTURED] - c0[CNT_CAPTURED], 2);
+	CHECK_EQ_INT(c1[CNT_SYNACK_REQ] - c0[CNT_SYNACK_REQ], 1);
+	CHECK_EQ_INT(c1[CNT_SYN_DROPPED] - c0[CNT_SYN_DROPPED], 1);
+	CHECK_EQ_INT(c1[CNT_DROP_NOT_COPY] - c0[CNT_DROP_NOT_COPY], 2);
+	CHECK_EQ_INT(c1[CNT_DROP_ELSEWHERE] - c0[CNT_DROP_ELSEWHERE], 0);
+	CHECK_EQ_INT(c1[CNT_COPY_SHARED_CLONE] - c0[CNT_COPY_SHARED_CLONE], 0);
+	CHECK_EQ_INT(fa.rec.copies, 1);
+	CHECK_EQ_INT(fa.rec.drops, 0);
+	CHECK(!(fa.rec.flags & CAP_F_DROPPED), "clone drop: the request's copy is marked dropped");
+	CHECK_EQ_INT(fb.rec.copies, 1);
+	CHECK_EQ_INT(fb.rec.drops, 1);
+	CHECK(fb.rec.flags & CAP_F_DROPPED, "clone drop: the closed port's copy is not dropped");
+	if (fa.found)
+		capture_take_flow(&cc, &fa.key, &fa.rec);
+	if (fb.found)
+		capture_take_flow(&cc, &fb.key, &fb.rec);
+	close(fd);
+	close(lfd);
+}
+
+/*
+ * A copy cloned while shared: a packet socket bound to tun0 for IPv4 alone is delivered the
+ * frame beside IP, so IP gets it shared, clones it (skb_share_check()) and goes on with the
+ * clone, while the copy's own sk_buff waits in the packet socket. Counted: the run fails on it
+ * ("copies cloned while shared"), for which of the two TCP had, and so which drop is the
+ * copy's, is not known.
+ */
+static void shared_clone(int self_ns)
+{
+	struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_protocol = htons(ETH_P_IP) };
+	__u64 c0[CNT_MAX], c1[CNT_MAX];
+	struct flow_find f = { .sport = 40006, .isn = 0x5ba2ed00 };
+	struct ifreq ifr = { .ifr_name = "tun0" };
+	int fd, pfd, lfd;
+
+	if (netns_set(self_ns, "server"))
+		exit(1);
+	lfd = start_listener(AF_INET, TOPO_TUN_SELF4, 0, 0, 8);
+	fd = tun_open();
+	pfd = socket(AF_PACKET, SOCK_DGRAM, htons(ETH_P_IP));
+	if (pfd >= 0 && !ioctl(pfd, SIOCGIFINDEX, &ifr))
+		sll.sll_ifindex = ifr.ifr_ifindex;
+	if (lfd < 0 || fd < 0 || pfd < 0 || !sll.sll_ifindex ||
+	    bind(pfd, (struct sockaddr *)&sll, sizeof(sll)) || capture_counters(&cc, c0)) {
+		CHECK(0, "shared clone: set-up failed");
+		exit(1);
+	}
+	tun_write(fd, f.sport, socket_port(lfd), TH_SYN, f.isn, 0);
+	usleep(200000);
+	CHECK(capture_counters(&cc, c1) == 0, "read counters");
+	CHECK_EQ_INT(c1[CNT_CAPTURED] - c0[CNT_CAPTURED], 1);
+	CHECK_EQ_INT(c1[CNT_SYNACK_REQ] - c0[CNT_SYNACK_REQ], 1);
+	CHECK_EQ_INT(c1[CNT_COPY_SHARED_CLONE] - c0[CNT_COPY_SHARED_CLONE], 1);
+	close(pfd);
+	capture_each_unbound(&cc, find_flow, &f);
+	if (f.found)
+		capture_take_flow(&cc, &f.key, &f.rec);
+	close(fd);
+	close(lfd);
 }
 
 /* A TCP_SAVE_SYN 1 listener on [::], any port, taking IPv4 connections too (IPV6_V6ONLY 0,
@@ -525,6 +635,10 @@ int main(int argc, char **argv)
 	CHECK_EQ_INT(cnt[CNT_BPF_ERRORS], 0);
 	cookie_then_request(self_ns);
 	drop_elsewhere(self_ns);
+	clone_drop(self_ns);
+	shared_clone(self_ns);
+	/* every drop rule program's link there, and none of their runs skipped */
+	CHECK_EQ_INT(capture_drop_misses(), 0);
 	for (__u32 s = 0; s < 2; s++)
 		if (capture_error(&cc, s, &e) == 0 && e.line)
 			CHECK(0, "BPF error in %s at line %u: %d", s ? "sockops" : "tc", e.line, e.err);
