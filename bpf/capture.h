@@ -22,11 +22,14 @@
 /* the drop program's link, pinned there: the loader pins it, the comparator reads which
  * program it holds (capture_drops_with_reason()) */
 #define CAPTURE_LINK_DROPS "link_syn_drops"
+#define CAPTURE_LINK_DROPS_TWIN "link_syn_drops_twin"
 /* the record of which sk_buff is a copy's own (bpf/copy_skbs.bpf.h): its maps, and the links of
  * the programs that end a record (syn_drops.bpf.c's made_*, each pinned as link_<program>) */
-#define COPY_SKB_LINKS "link_made_skb_clone", "link_made_skb_copy",			\
-	"link_made___pskb_copy_fclone", "link_made_skb_copy_expand", "link_made_skb_morph"
-#define COPY_SKB_PINS "copy_skbs", "copy_skb_seen", COPY_SKB_LINKS
+#define COPY_SKB_PINS "copy_skbs", "copy_skb_seen", "link_made_skb_clone",		\
+	"link_made_skb_clone_twin", "link_made_skb_copy", "link_made_skb_copy_twin",	\
+	"link_made___pskb_copy_fclone", "link_made___pskb_copy_fclone_twin",		\
+	"link_made_skb_copy_expand", "link_made_skb_copy_expand_twin", "link_made_skb_morph", \
+	"link_made_skb_morph_twin"
 
 /* Bytes of the ring buffer that carries bound records to userspace (syn_events), for a run of
  * @entries flow entries: a record (struct bound_rec, about 1.1 KiB with the ring's header) per

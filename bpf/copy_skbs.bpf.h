@@ -15,8 +15,8 @@
  * - tc ingress seeing any packet at the address: a packet that came in (another copy, which
  *   records the address again, or any other);
  * - the kernel's functions that make an sk_buff from another with its headers (skb_clone,
- *   skb_copy, __pskb_copy_fclone, skb_copy_expand, skb_morph: fexit programs) returning that
- *   address.
+ *   skb_copy, __pskb_copy_fclone, skb_copy_expand, skb_morph: fexit programs, in twin pairs
+ *   as the drop program is) returning that address.
  * A copy TCP consumes ends with no event here (a program on consume_skb would run for every
  * packet): its address stays recorded until one of the above sees it again. What is left
  * unseen is an sk_buff at a recorded address, with a witness device's skb_iif and the copy's
@@ -24,9 +24,16 @@
  * receive path set skb_iif and before tc (generic XDP's drop or failed redirect, a failed
  * VLAN untag: a same-flow frame of the same bytes must land on the consumed copy's address),
  * or one built by a function that copies another's header fields itself (skb_segment() of a
- * GSO SYN queued or forwarded, skb_pp_cow_data() behind XDP, a few drivers). None is on the
- * testbed's path (its XDP point passes every frame; no SYN is GSO), and each needs another
- * copy of the same SYN at the consumed copy's address.
+ * GSO SYN queued or forwarded, a few drivers). Each needs another copy of the same SYN at the
+ * consumed copy's address, and none is on the testbed's path: its XDP point passes every
+ * frame, no SYN is GSO, and the copy-on-write behind XDP that is (veth's on a cloned frame,
+ * 6.1's skb_copy_header() and 6.12's skb_pp_cow_data(); generic XDP's on 6.12) makes its new
+ * sk_buff before tc, which records that one, and consumes the old.
+ *
+ * An IPv6 listener that keeps the SYN's options (IPV6_RECV* set, or flow label reflection)
+ * takes a reference on the copy: its request frees that with kfree_skb (a drop of the copy's
+ * own sk_buff, as the rule reads it), and a Fast Open child's clone of it is made while shared.
+ * Nothing in syntwin sets either.
  *
  * Where IP goes on with a clone rather than the copy (skb_share_check(): a second handler for
  * the frame's protocol on the device), the copy's own sk_buff is the one another handler
@@ -50,9 +57,9 @@ struct copy_skb {
 
 /* By sk_buff address. An LRU: records whose copy TCP consumed stay until their address comes
  * back (sk_buffs are reused at once, so most do soon; slab pages given back and taken anew
- * add addresses over a long run); a live copy's record is among the newest, which an LRU
- * evicts last, and an eviction of one would only lose its drop (drop_not_a_copy), never add
- * one. */
+ * add addresses over a long run); a live copy's record is among the newest, which the LRU
+ * (approximate, its evictions uncounted) evicts about last, and an eviction of one would
+ * only lose its drop (drop_not_a_copy: the SYN unexplained), never add one. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 65536);

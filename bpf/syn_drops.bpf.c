@@ -74,8 +74,15 @@ static __always_inline bool via_witness_ingress(struct sk_buff *skb)
  * (CNT_DROP_ELSEWHERE), or of another sk_buff with them, a clone of a copy say
  * (CNT_DROP_NOT_COPY), is no copy the witness counted: counted on the flow, it would stand in
  * for a copy that was never dropped.
+ *
+ * Each program in a twin pair, as the memory follower's: the kernel skips a program's run
+ * nested in itself on a CPU (a softirq's drop while a task drops from a socket's backlog), so
+ * the twins run one after the other and a nested drop finds one idle. The first run of a drop
+ * ends the copy's record (copy_skb_dropped()), so the @twin run acts only where it finds the
+ * record still there: the first run skipped. (It does not count drops of other sk_buffs: the
+ * first run may have.)
  */
-static __always_inline void note_drop(struct sk_buff *skb, __u16 reason)
+static __always_inline void note_drop(struct sk_buff *skb, __u16 reason, bool twin)
 {
 	struct capture_key key = {};
 	struct capture_rec *rec, *copy;
@@ -87,6 +94,8 @@ static __always_inline void note_drop(struct sk_buff *skb, __u16 reason)
 		return;
 	/* first, for every drop of a SYN's headers: the record of its address ends here */
 	own = copy_skb_dropped(addr_of(skb), &key, tag);
+	if (twin && !own)
+		return;
 	copy = find_copy(&key, tag, CAP_F_DROPPED, &rec);
 	if (!rec)
 		return;
@@ -113,7 +122,14 @@ static __always_inline void note_drop(struct sk_buff *skb, __u16 reason)
 SEC("tp_btf/kfree_skb")
 int BPF_PROG(syn_drop, struct sk_buff *skb, void *location, int reason)
 {
-	note_drop(skb, (__u16)reason);
+	note_drop(skb, (__u16)reason, false);
+	return 0;
+}
+
+SEC("tp_btf/kfree_skb")
+int BPF_PROG(syn_drop_twin, struct sk_buff *skb, void *location, int reason)
+{
+	note_drop(skb, (__u16)reason, true);
 	return 0;
 }
 
@@ -123,33 +139,44 @@ int BPF_PROG(syn_drop, struct sk_buff *skb, void *location, int reason)
 SEC("tp_btf/kfree_skb")
 int BPF_PROG(syn_drop_no_reason, struct sk_buff *skb, void *location)
 {
-	note_drop(skb, DROP_REASON_UNKNOWN);
+	note_drop(skb, DROP_REASON_UNKNOWN, false);
+	return 0;
+}
+
+SEC("tp_btf/kfree_skb")
+int BPF_PROG(syn_drop_no_reason_twin, struct sk_buff *skb, void *location)
+{
+	note_drop(skb, DROP_REASON_UNKNOWN, true);
 	return 0;
 }
 
 /*
  * The kernel's functions that make an sk_buff from another, with its headers: the one they
  * return (skb_morph(), the one it rewrites) is at an address whose recorded copy, if any, is
- * over (copy_skbs.bpf.h). The loader attaches them with the drop program, before tc. One
- * program each, not a twin pair as the memory follower's: the kernel skips a program's run
- * nested in itself on a CPU (a clone in an interrupt while one runs, far rarer than the
- * follower's allocations), and counts it; any such miss of these or of the drop program
- * fails the run ("drop rule runs missed").
+ * over (copy_skbs.bpf.h). The loader attaches them with the drop program, before tc. Each in
+ * a twin pair (a clone in a softirq while a task's clone runs its program: netem's duplicate,
+ * a retransmission, a Fast Open child's clone); an end is idempotent.
  */
-#define MADE(fn, made, ...)							\
+#define MADE_PAIR(fn, made, ...)						\
 	SEC("fexit/" #fn)							\
 	int BPF_PROG(made_##fn, __VA_ARGS__)					\
 	{									\
 		copy_skb_end(addr_of(made));					\
 		return 0;							\
+	}									\
+	SEC("fexit/" #fn)							\
+	int BPF_PROG(made_##fn##_twin, __VA_ARGS__)				\
+	{									\
+		copy_skb_end(addr_of(made));					\
+		return 0;							\
 	}
 
-MADE(skb_copy, ret, const struct sk_buff *skb, unsigned int gfp, struct sk_buff *ret)
-MADE(__pskb_copy_fclone, ret, struct sk_buff *skb, int headroom, unsigned int gfp, bool fclone,
-     struct sk_buff *ret)
-MADE(skb_copy_expand, ret, const struct sk_buff *skb, int newheadroom, int newtailroom,
-     unsigned int gfp, struct sk_buff *ret)
-MADE(skb_morph, dst, struct sk_buff *dst, struct sk_buff *src, struct sk_buff *ret)
+MADE_PAIR(skb_copy, ret, const struct sk_buff *skb, unsigned int gfp, struct sk_buff *ret)
+MADE_PAIR(__pskb_copy_fclone, ret, struct sk_buff *skb, int headroom, unsigned int gfp,
+	  bool fclone, struct sk_buff *ret)
+MADE_PAIR(skb_copy_expand, ret, const struct sk_buff *skb, int newheadroom, int newtailroom,
+	  unsigned int gfp, struct sk_buff *ret)
+MADE_PAIR(skb_morph, dst, struct sk_buff *dst, struct sk_buff *src, struct sk_buff *ret)
 
 /*
  * A clone of a copy made while the copy is shared: where a second handler holds the frame
@@ -158,11 +185,11 @@ MADE(skb_morph, dst, struct sk_buff *dst, struct sk_buff *src, struct sk_buff *r
  * with the other handler, which may drop it later (a purge on close) while TCP consumed the
  * clone. Which of the two the stack went on with, nothing here can tell (a packet socket's
  * own clone of a shared frame is the reverse), so such a clone is counted
- * (CNT_COPY_SHARED_CLONE) and fails the run: its drops prove nothing. A capture by the mmap
- * ring (libpcap's, the wire's) holds the frame only while it copies it, and clones nothing.
+ * (CNT_COPY_SHARED_CLONE, by each twin run that sees it) and fails the run: its drops prove
+ * nothing. A capture by the mmap ring (libpcap's, the wire's) holds the frame only while it
+ * copies it, and clones nothing.
  */
-SEC("fexit/skb_clone")
-int BPF_PROG(made_skb_clone, struct sk_buff *skb, unsigned int gfp, struct sk_buff *ret)
+static __always_inline void clone_made(struct sk_buff *skb, struct sk_buff *ret)
 {
 	struct capture_key key = {};
 	__u64 a = addr_of(skb);
@@ -176,6 +203,19 @@ int BPF_PROG(made_skb_clone, struct sk_buff *skb, unsigned int gfp, struct sk_bu
 	if (c && BPF_CORE_READ((struct sk_buff___drop *)skb, users.refs.counter) > 1 &&
 	    !syn_flow_of_skb(skb, &key, &th, &tag) && same_key(&c->flow, &key))
 		count(CNT_COPY_SHARED_CLONE);
+}
+
+SEC("fexit/skb_clone")
+int BPF_PROG(made_skb_clone, struct sk_buff *skb, unsigned int gfp, struct sk_buff *ret)
+{
+	clone_made(skb, ret);
+	return 0;
+}
+
+SEC("fexit/skb_clone")
+int BPF_PROG(made_skb_clone_twin, struct sk_buff *skb, unsigned int gfp, struct sk_buff *ret)
+{
+	clone_made(skb, ret);
 	return 0;
 }
 

@@ -67,10 +67,8 @@ struct expect_facts {
 	uint64_t bound, bind_miss, active_bound, active_bind_miss, ring_drops, records_lost;
 	uint64_t unbound, waiting;
 	/* the drop rule (bpf/copy_skbs.bpf.h): copies cloned while shared, whose drops prove
-	 * nothing, and its programs' runs the kernel skipped (an event nested in its own
-	 * program's run; -1: unread) */
+	 * nothing */
 	uint64_t copy_shared_clones;
-	int64_t drop_missed;
 	int64_t unclaimed;
 	/* active records whose SYN-ACK carried a timestamp, and those with the client's first
 	 * ACK seen answering it (the TSecr cross-check's input) */

@@ -424,20 +424,6 @@ int capture_drops_with_reason(void)
 	return !strcmp(pi.name, "syn_drop"); /* the other: "syn_drop_no_rea" */
 }
 
-long long capture_drop_misses(void)
-{
-	static const char *const links[] = { CAPTURE_LINK_DROPS, COPY_SKB_LINKS };
-	struct bpf_prog_info pi;
-	long long misses = 0;
-
-	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
-		if (linked_prog_info(links[i], &pi))
-			return -1;
-		misses += (long long)pi.recursion_misses;
-	}
-	return misses;
-}
-
 int capture_counters(struct capture_client *c, __u64 *out)
 {
 	int ncpu = libbpf_num_possible_cpus();

@@ -94,10 +94,6 @@ int capture_key_of(const struct capture_rec *r, struct capture_key *k);
  * not (syn_drop_no_reason, where the kernel has none): 1 or 0, -1 if it cannot be read. What
  * the witness notes, from the witness itself, not from a second reading of the kernel. */
 int capture_drops_with_reason(void);
-/* The drop rule's runs the kernel skipped (recursion_misses of the drop program and of the
- * programs that end a copy's sk_buff record: an event nested in its own program's run on a
- * CPU, unseen); -1 if one cannot be read. */
-long long capture_drop_misses(void);
 
 /* Counters summed over CPUs into @out[CNT_MAX]. Returns 0 or -errno. */
 int capture_counters(struct capture_client *c, __u64 *out);

@@ -161,17 +161,36 @@ static int attach_made(struct syn_drops_bpf *d)
 	return 0;
 }
 
+/* @prog attached, its link pinned at @path (the pin keeps it attached); 0 or -1. */
+static int attach_pinned(struct bpf_program *prog, const char *path)
+{
+	struct bpf_link *link = bpf_program__attach(prog);
+	int err;
+
+	if (!link) {
+		fprintf(stderr, "Failed to attach %s to tracepoint skb:kfree_skb: %s\n",
+			bpf_program__name(prog), strerror(errno));
+		return -1;
+	}
+	err = bpf_link__pin(link, path);
+	if (err)
+		fprintf(stderr, "Failed to pin %s: %s\n", path, strerror(-err));
+	bpf_link__destroy(link);
+	return err ? -1 : 0;
+}
+
 /*
- * The drop-reason program (tp_btf/kfree_skb) on the shared maps, attached by a link pinned in
- * CAPTURE_PIN_DIR so it outlives this process, with the programs its rule needs (attach_made());
- * detach unpins them, which ends them. Returns 0 or -1.
+ * The drop-reason program (tp_btf/kfree_skb) and its twin on the shared maps, each attached by
+ * a link pinned in CAPTURE_PIN_DIR so it outlives this process, with the programs the rule
+ * needs (attach_made()); detach unpins them, which ends them. The twin after the program: a
+ * drop runs them in that order, and the twin acts only where the first run was skipped.
+ * Returns 0 or -1.
  */
 static int attach_drops(const struct loader_opts *o, const struct bpf_object_open_opts *open_opts,
 			bool with_reason)
 {
 	struct syn_drops_bpf *d = syn_drops_bpf__open_opts(open_opts);
-	struct bpf_program *prog;
-	struct bpf_link *link = NULL;
+	struct bpf_program *prog, *twin;
 	int err = -1;
 
 	if (!d) {
@@ -181,8 +200,11 @@ static int attach_drops(const struct loader_opts *o, const struct bpf_object_ope
 	/* the kernel's kfree_skb with its reason, or without (witness_features.h): the other
 	 * program would not load */
 	prog = with_reason ? d->progs.syn_drop : d->progs.syn_drop_no_reason;
+	twin = with_reason ? d->progs.syn_drop_twin : d->progs.syn_drop_no_reason_twin;
 	bpf_program__set_autoload(with_reason ? d->progs.syn_drop_no_reason : d->progs.syn_drop,
 				  false);
+	bpf_program__set_autoload(with_reason ? d->progs.syn_drop_no_reason_twin :
+						d->progs.syn_drop_twin, false);
 	if (bpf_map__set_max_entries(d->maps.syn_by_flow, o->entries) ||
 	    bpf_map__set_max_entries(d->maps.syn_events, ring_bytes(o))) {
 		fprintf(stderr, "Failed to size maps\n");
@@ -193,18 +215,10 @@ static int attach_drops(const struct loader_opts *o, const struct bpf_object_ope
 			"kernel needs CONFIG_BPF_EVENTS and BTF)\n");
 		goto out;
 	}
-	link = bpf_program__attach(prog);
-	if (!link) {
-		fprintf(stderr, "Failed to attach to tracepoint skb:kfree_skb: %s\n", strerror(errno));
-		goto out;
-	}
-	if (bpf_link__pin(link, PIN_LINK_DROPS)) {
-		fprintf(stderr, "Failed to pin %s: %s\n", PIN_LINK_DROPS, strerror(errno));
-		goto out;
-	}
-	err = attach_made(d);
+	if (!attach_pinned(prog, PIN_LINK_DROPS) &&
+	    !attach_pinned(twin, CAPTURE_PIN_DIR "/" CAPTURE_LINK_DROPS_TWIN))
+		err = attach_made(d);
 out:
-	bpf_link__destroy(link); /* the pin keeps it attached */
 	syn_drops_bpf__destroy(d);
 	return err;
 }
@@ -568,7 +582,8 @@ static int cmd_detach(void)
 					    "cookie_acks", "counters", "errors",
 					    "dev_info", "witness_ingress", "prog_syn_capture",
 					    "prog_syn_sockops",
-					    CAPTURE_LINK_DROPS, "syn_take", "syn_late",
+					    CAPTURE_LINK_DROPS, CAPTURE_LINK_DROPS_TWIN,
+					    "syn_take", "syn_late",
 					    CAPTURE_TAKE_PROG, SAVED_SYN_MEM_PINS, COPY_SKB_PINS };
 	char line[512], path[256];
 	int failures = 0, prog_fd;
