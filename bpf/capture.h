@@ -188,9 +188,15 @@ enum take_state {
 	TAKE_CLAIMS = 3,
 	/* the bits above: the entry's incarnation, a number tc gives each copy it captures, never
 	 * two the same: an element of the map given back and handed to another entry between a
-	 * lookup and a claim carries another, and the claim's compare-and-swap fails */
+	 * lookup and a claim carries another, and the claim's compare-and-swap fails. The copy
+	 * keeps it when a later one moves it to syn_copies: it names that copy exactly, where
+	 * the tag names every copy of the same bytes (copy_incarnation()) */
 	TAKE_INCARNATION_SHIFT = 2,
 };
+
+/* The copy @rec's own number (struct take_slot), never 0 for a copy tc captured; in the
+ * witness's maps only (the consumer zeroes take_state in what it takes). */
+#define copy_incarnation(rec) ((rec)->take_state >> TAKE_INCARNATION_SHIFT)
 
 struct take_slot {
 	__u32 owner;		/* thread id of the consumer using the slot, 0 while free */
@@ -217,6 +223,7 @@ struct cur_copy {
 	struct capture_key flow;
 	__u32 tag;
 	__u32 valid;
+	__u64 incarnation;	/* the copy's copy_incarnation(); 0: unknown, found by its tag */
 };
 
 /* What owns an address, as the memory follower reads it (slab_owner()): a kmalloc cache's slab,
@@ -304,7 +311,7 @@ enum capture_counter {
 	CNT_COOKIE_PROVEN,	/* an ACK validated as a syncookie for a captured SYN (CAP_F_COOKIE_ACK) */
 	CNT_SYN_DROPPED,	/* the kernel dropped a copy of a captured SYN (kfree_skb) */
 	CNT_COPIES_CUT,		/* a copy beyond CAPTURE_MAX_COPIES, not kept */
-	CNT_FATE_UNMATCHED,	/* a dropped copy no kept copy's tag matched */
+	CNT_FATE_UNMATCHED,	/* a dropped copy no longer kept (cut, or taken) */
 	CNT_SYNACK_MATCHED,	/* a SYN-ACK answering a captured SYN (its TSecr noted) */
 	CNT_RST_MATCHED,	/* an RST of a captured SYN's flow (CAP_F_RST) */
 	CNT_RING_DROPS,		/* a bound record the ring buffer had no room for: lost */

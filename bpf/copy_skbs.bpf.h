@@ -5,7 +5,10 @@
  * for the copy tc counted, not for a clone of it. A clone carries the copy's headers, tag and
  * skb_iif (a Fast Open SYN's clone queued to a child never accepted and purged with it, a raw
  * socket's clone, a non-mmap packet socket's), and counted as a drop it would stand in for a
- * copy the kernel never dropped (syn_drops.bpf.c says what a judge then explains).
+ * copy the kernel never dropped (syn_drops.bpf.c says what a judge then explains). The record
+ * also names which copy (its incarnation), so that the drop marks that one, and the memory
+ * follower the one whose sk_buff TCP saves from: the tag names every copy of the same bytes in
+ * it, and copies can differ outside it (TTL, TOS, IP options, a MAC header).
  *
  * A clone is made while its copy lives, so it never has the copy's address. What an address
  * match must not take for the copy is a later sk_buff at the same address (sk_buffs are reused
@@ -46,13 +49,15 @@
 
 #include "syn_maps.bpf.h"
 
-/* The copy whose sk_buff is at an address: its flow and tag, and whether the tag names it
- * (not where its TCP header runs past the packet or the capture: tc's tag then covers bytes it
- * did not load, and the drop program's bytes it reads past the header). */
+/* The copy whose sk_buff is at an address: its flow and tag, whether the tag names it (not
+ * where its TCP header runs past the packet or the capture: tc's tag then covers bytes it did
+ * not load, and the drop program's bytes it reads past the header), and which copy it is
+ * (copy_incarnation(): the tag is every copy's with the same bytes in it). */
 struct copy_skb {
 	struct capture_key flow;
 	__u32 tag;
 	__u32 any_tag;
+	__u64 incarnation;
 };
 
 /* By sk_buff address. An LRU: records whose copy TCP consumed stay until their address comes
@@ -98,6 +103,21 @@ static __always_inline __u64 addr_of(const void *p)
 	return (__u64)(long)p - (__u64)(long)base;
 }
 
+/* addr_of() of an sk_buff address held as a number (the memory follower keeps the packets TCP
+ * is processing so): one pointer less another is a number, a number less a pointer is refused,
+ * so the base goes through @slot, a word of map memory (a pointer stored there reads back as a
+ * number; every run stores the same). */
+static __always_inline __u64 addr_of_number(__u64 p, __u64 *slot)
+{
+	__u32 zero = 0;
+	__u64 *base = bpf_map_lookup_elem(&copy_skb_seen, &zero);
+
+	if (!base || !p)
+		return 0;
+	*(volatile __u64 *)slot = (__u64)(long)base;
+	return p - *(volatile __u64 *)slot;
+}
+
 static __always_inline __u64 *copy_skb_word(__u64 a, __u64 *bit)
 {
 	__u32 h = (__u32)((a * 0x9E3779B97F4A7C15ull) >> (64 - COPY_SKB_BITS_LOG2)), w = h >> 6;
@@ -120,7 +140,8 @@ static __always_inline long copy_skb_note(__u64 a, const struct capture_key *key
 					  const struct capture_rec *rec)
 {
 	struct copy_skb c = { .flow = *key, .tag = rec->tag,
-			      .any_tag = !!(rec->flags & (CAP_F_PARSE_ERR | CAP_F_TRUNCATED)) };
+			      .any_tag = !!(rec->flags & (CAP_F_PARSE_ERR | CAP_F_TRUNCATED)),
+			      .incarnation = copy_incarnation(rec) };
 	__u64 bit, *w = copy_skb_word(a, &bit);
 
 	if (w)
@@ -148,21 +169,34 @@ static __always_inline bool same_key(const struct capture_key *a, const struct c
 	return true;
 }
 
-/* The drop of the sk_buff at @a, a packet of flow @key with tag @tag: whether it is the copy tc
- * recorded there (its record ends with it). */
-static __always_inline bool copy_skb_dropped(__u64 a, const struct capture_key *key, __u32 tag)
+/* The drop of the sk_buff at @a, a packet of flow @key with tag @tag: the incarnation of the
+ * copy tc recorded there if it is that copy (its record ends with it), else 0. */
+static __always_inline __u64 copy_skb_dropped(__u64 a, const struct capture_key *key, __u32 tag)
 {
 	struct copy_skb *c;
-	bool own;
+	__u64 own = 0;
 
 	if (!a || !copy_skb_maybe(a))
-		return false;
+		return 0;
 	c = bpf_map_lookup_elem(&copy_skbs, &a);
 	if (!c)
-		return false;
-	own = (c->any_tag || c->tag == tag) && same_key(&c->flow, key);
+		return 0;
+	if ((c->any_tag || c->tag == tag) && same_key(&c->flow, key))
+		own = c->incarnation;
 	bpf_map_delete_elem(&copy_skbs, &a);
 	return own;
+}
+
+/* The copy of flow @key with tag @tag whose own sk_buff is at @a, still live (the memory
+ * follower: the packet TCP is processing): its incarnation, 0 if none is recorded there. */
+static __always_inline __u64 copy_skb_at(__u64 a, const struct capture_key *key, __u32 tag)
+{
+	struct copy_skb *c;
+
+	if (!a || !copy_skb_maybe(a))
+		return 0;
+	c = bpf_map_lookup_elem(&copy_skbs, &a);
+	return c && (c->any_tag || c->tag == tag) && same_key(&c->flow, key) ? c->incarnation : 0;
 }
 
 #endif

@@ -13,8 +13,10 @@
  * copy_tag(): which copy of a SYN a packet is, as the tc program, the kfree_skb program and the
  * memory follower each compute it from the bytes they see: FNV-1a over the IPv4 ID or IPv6 flow
  * label (@id, 4 bytes) and the TCP header but its checksum (which a CHECKSUM_PARTIAL sender
- * leaves unfinished). Retransmitted copies differ in their ID, flow label or timestamp; copies
- * with the same tag are byte for byte the same SYN, so telling them apart does not matter.
+ * leaves unfinished). Retransmitted copies differ in their ID, flow label or timestamp. Copies
+ * with the same tag can still differ outside it (TTL, TOS, IP options, the MAC header): where
+ * it matters which of them the kernel dropped or saved, the witness names the copy by its own
+ * sk_buff (copy_skbs.bpf.h), not by its tag.
  */
 #define TAG_SEED 2166136261u
 #define TAG_MUL 16777619u

@@ -5,8 +5,9 @@
  * site lies in one of the saved-SYN functions (ranges userspace resolves from /proc/kallsyms, on
  * stock and patched kernels alike) is kept by address with its requested size, its call site,
  * and the packet the kernel was processing on this CPU (the innermost packet TCP's receive
- * functions hold, tcp_ctx; else cur_copy, the last packet tc saw here). That copy is marked
- * CAP_F_SAVED with the size, so the comparator can check the size against the bytes read back
+ * functions hold, tcp_ctx; else cur_copy, the last packet tc saw here). That copy (the one whose
+ * sk_buff it is, copy_skbs.bpf.h; by its tag where tc recorded none) is marked CAP_F_SAVED with
+ * the size, so the comparator can check the size against the bytes read back
  * and which copy the kernel saved. A kfree moves the object to mem_freed; a second kfree of it
  * with no allocation of the address in between is a double free (mem_double). Exact counts, no
  * byte budget, no debug kernel.
@@ -36,6 +37,7 @@
 #include <bpf/bpf_tracing.h>
 #include <stdbool.h>
 
+#include "copy_skbs.bpf.h"
 #include "skb_flow.bpf.h"
 
 #define MEM_MAX_SITES 8
@@ -302,6 +304,9 @@ int BPF_PROG(rcv_state_exit_twin, struct sock *sk, struct sk_buff *skb, int ret)
 }
 
 
+/* addr_of_number()'s word */
+__u64 skb_base;
+
 /*
  * The packet a saved copy made now belongs to, into *@cur: the innermost one TCP is processing
  * on this CPU if it is a SYN, else (not a SYN, or none: no room) the last one tc saw here. Into
@@ -329,6 +334,10 @@ static __always_inline bool current_packet(struct cur_copy *cur)
 		top = (len - 1) & (TCP_CTX_DEPTH - 1);
 		if (len > 0 && len <= TCP_CTX_DEPTH &&
 		    !syn_flow_of_skb((struct sk_buff *)t->skb[top], &cur->flow, &th, &cur->tag)) {
+			/* which copy: the one tc recorded at this sk_buff (copy_skbs.bpf.h),
+			 * where the tag would name every copy of the same bytes */
+			cur->incarnation = copy_skb_at(addr_of_number(t->skb[top], &skb_base),
+						       &cur->flow, cur->tag);
 			cur->valid = 1;
 			return true;
 		}
@@ -350,7 +359,7 @@ static __always_inline bool attribute(struct mem_obj *o)
 		return false;
 	o->flow = cur.flow;
 	o->tag = cur.tag;
-	copy = find_copy(&cur.flow, cur.tag, 0, &latest);
+	copy = find_copy(&cur.flow, cur.tag, cur.incarnation, 0, &latest);
 	if (!copy)
 		return false;
 	if (copy->flags & CAP_F_SAVED)

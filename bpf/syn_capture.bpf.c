@@ -697,6 +697,7 @@ int syn_capture(struct __sk_buff *skb)
 	if (cur) {
 		cur->flow = key;
 		cur->tag = rec->tag;
+		cur->incarnation = copy_incarnation(rec);
 		cur->valid = 1;
 	}
 	return TC_ACT_OK;

@@ -69,8 +69,9 @@ static __always_inline bool via_witness_ingress(struct sk_buff *skb)
 /*
  * The kernel dropped @skb: if it is a copy of a captured SYN (or SYN-ACK) that came in through
  * the witness's tc ingress, the very sk_buff tc counted (copy_skbs.bpf.h), that copy's fate is
- * "dropped, for @reason" (found by its tag among the kept copies; CNT_FATE_UNMATCHED if none
- * matches), and the flow counts one more drop. A drop of the same headers anywhere else
+ * "dropped, for @reason" (the copy that sk_buff was, by the incarnation tc recorded with its
+ * address: not every copy of the same tag, which can differ outside it; CNT_FATE_UNMATCHED if
+ * it is no longer kept), and the flow counts one more drop. A drop of the same headers anywhere else
  * (CNT_DROP_ELSEWHERE), or of another sk_buff with them, a clone of a copy say
  * (CNT_DROP_NOT_COPY), is no copy the witness counted: counted on the flow, it would stand in
  * for a copy that was never dropped.
@@ -87,7 +88,7 @@ static __always_inline void note_drop(struct sk_buff *skb, __u16 reason, bool tw
 	struct capture_key key = {};
 	struct capture_rec *rec, *copy;
 	struct tcphdr th;
-	bool own;
+	__u64 own;
 	__u32 tag = 0;
 
 	if (syn_flow_of_skb(skb, &key, &th, &tag))
@@ -96,7 +97,8 @@ static __always_inline void note_drop(struct sk_buff *skb, __u16 reason, bool tw
 	own = copy_skb_dropped(addr_of(skb), &key, tag);
 	if (twin && !own)
 		return;
-	copy = find_copy(&key, tag, CAP_F_DROPPED, &rec);
+	/* the very copy where its sk_buff is (its incarnation), else by its tag */
+	copy = find_copy(&key, tag, own, CAP_F_DROPPED, &rec);
 	if (!rec)
 		return;
 	if (!via_witness_ingress(skb)) {

@@ -8,6 +8,7 @@
 #define SYNTWIN_SYN_MAPS_BPF_H
 
 #include <linux/ipv6.h>
+#include <stdbool.h>
 
 #include "capture.h"
 #include "copy_tag.bpf.h"
@@ -188,13 +189,28 @@ static __always_inline void unpark(const struct capture_key *key)
 }
 
 /*
- * The kept copy of flow @key whose tag is @tag and that has none of @flags yet: the latest (in
- * syn_by_flow), else the earliest such in syn_copies; NULL if none. *@latest receives the
- * latest copy (the flow's record), NULL if the flow has none. Where the flow's entry is gone
- * (taken), a copy parked in syn_late since is the flow's record.
+ * Whether kept copy @c is the one named: by its incarnation where @inc is known (that copy, and
+ * no other), else by its tag among the copies with none of @flags yet. Copies with one tag can
+ * differ outside it (TTL, TOS, IP options, the MAC header): only the incarnation tells them
+ * apart, and which of them the kernel dropped or saved is what the judges weigh.
+ */
+static __always_inline bool names_copy(const struct capture_rec *c, __u32 tag, __u64 inc,
+				       __u16 flags)
+{
+	if (inc)
+		return copy_incarnation(c) == inc;
+	return c->tag == tag && !(c->flags & flags);
+}
+
+/*
+ * The kept copy of flow @key named by @inc, or by @tag where @inc is 0 (names_copy()): the
+ * latest (in syn_by_flow) if it is, else the earliest such in syn_copies; NULL if none.
+ * *@latest receives the latest copy (the flow's record), NULL if the flow has none. Where the
+ * flow's entry is gone (taken), a copy parked in syn_late since is the flow's record.
  */
 static __always_inline struct capture_rec *find_copy(struct capture_key *key, __u32 tag,
-						     __u16 flags, struct capture_rec **latest)
+						     __u64 inc, __u16 flags,
+						     struct capture_rec **latest)
 {
 	struct capture_rec *rec = flow_entry(key), *c;
 	struct copy_key ck = {};
@@ -204,10 +220,10 @@ static __always_inline struct capture_rec *find_copy(struct capture_key *key, __
 		/* taken: a later copy parked meanwhile is the flow's record now */
 		rec = bpf_map_lookup_elem(&syn_late, key);
 		*latest = rec;
-		return rec && rec->tag == tag && !(rec->flags & flags) ? rec : NULL;
+		return rec && names_copy(rec, tag, inc, flags) ? rec : NULL;
 	}
 	*latest = rec;
-	if (rec->tag == tag && !(rec->flags & flags))
+	if (names_copy(rec, tag, inc, flags))
 		return rec;
 	ck.flow = *key;
 	for (n = 0; n < CAPTURE_MAX_COPIES - 1; n++) {
@@ -215,7 +231,7 @@ static __always_inline struct capture_rec *find_copy(struct capture_key *key, __
 			break;
 		ck.n = n;
 		c = bpf_map_lookup_elem(&syn_copies, &ck);
-		if (c && c->tag == tag && !(c->flags & flags))
+		if (c && names_copy(c, tag, inc, flags))
 			return c;
 	}
 	return NULL;
