@@ -47,6 +47,7 @@
 
 #include <stdbool.h>
 
+#include "addr_bits.bpf.h"
 #include "syn_maps.bpf.h"
 
 /* The copy whose sk_buff is at an address: its flow and tag, whether the tag names it (not
@@ -73,10 +74,9 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } copy_skbs SEC(".maps");
 
-/* Addresses ever recorded, one bit per hash of the address (2^16 bits), never cleared: an
- * address whose bit is clear has no record, so tc's look at every packet and the clone
- * programs' at every clone return before any hash-map lookup (as the memory follower's
- * mem_seen does). */
+/* Addresses ever recorded (addr_bits.bpf.h, 2^16 bits): an address whose bit is clear has no
+ * record, so tc's look at every packet and the clone programs' at every clone return before
+ * any hash-map lookup. */
 #define COPY_SKB_BITS_LOG2 16
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -120,9 +120,8 @@ static __always_inline __u64 addr_of_number(__u64 p, __u64 *slot)
 
 static __always_inline __u64 *copy_skb_word(__u64 a, __u64 *bit)
 {
-	__u32 h = (__u32)((a * 0x9E3779B97F4A7C15ull) >> (64 - COPY_SKB_BITS_LOG2)), w = h >> 6;
+	__u32 w = addr_bit(a, COPY_SKB_BITS_LOG2, bit);
 
-	*bit = 1ull << (h & 63);
 	return bpf_map_lookup_elem(&copy_skb_seen, &w);
 }
 

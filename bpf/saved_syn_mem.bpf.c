@@ -122,12 +122,11 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } mem_seen SEC(".maps");
 
-/* @k's bit: word *@word, bit *@bit (a Fibonacci hash: slab addresses differ in few bits) */
+/* @k's word of mem_seen, its bit into *@bit (addr_bits.bpf.h) */
 static __always_inline __u64 *seen_word(__u64 k, __u64 *bit)
 {
-	__u32 s = (__u32)((k * 0x9E3779B97F4A7C15ull) >> (64 - SEEN_BITS_LOG2)), w = s >> 6;
+	__u32 w = addr_bit(k, SEEN_BITS_LOG2, bit);
 
-	*bit = 1ull << (s & 63);
 	return bpf_map_lookup_elem(&mem_seen, &w);
 }
 

@@ -587,62 +587,35 @@ static __always_inline int parse_headers(struct __sk_buff *skb, const struct dev
 	return 0;
 }
 
-SEC("tc")
-int syn_capture(struct __sk_buff *skb)
+/*
+ * The copy in @rec, from @skb (its headers parsed: @key's family, @iph, the network header at
+ * @net_off and TCP's at @tcp_off, @th): lengths, VLAN metadata, flags, the bytes, the tag and
+ * a new incarnation. False where the bytes cannot be loaded.
+ */
+static __always_inline bool fill_copy(struct __sk_buff *skb, struct capture_rec *rec,
+				      const struct capture_key *key, const union ip_hdr *iph,
+				      __u32 net_off, __u32 tcp_off, const struct tcphdr *th)
 {
-	__u32 zero = 0, ifindex = skb->ifindex, net_off, tcp_off, len;
-	__u64 addr = addr_of(skb);
-	struct capture_key key = {};
-	struct capture_rec *rec;
-	struct cur_copy *cur;
-	struct dev_info *dev;
-	union ip_hdr iph;
+	__u32 len = tcp_off + th->doff * 4;
 	__u8 tbuf[60];
-	struct tcphdr th;
 	__u64 n;
 	long err;
 
-	/* a packet came in at this sk_buff: a copy recorded here before is over (a copy
-	 * captured below is recorded anew) */
-	copy_skb_end(addr);
-	dev = bpf_map_lookup_elem(&dev_info, &ifindex);
-	if (!dev) {
-		count(CNT_NO_DEV_INFO);
-		return TC_ACT_OK;
-	}
-	if (parse_headers(skb, dev, &key, &iph, &net_off, &tcp_off, &th))
-		return TC_ACT_OK;
-	if (!th.syn) {
-		if (th.rst)
-			note_rst(&key, &th);
-		else if (th.ack)
-			prove_syncookie(skb, &key, &iph,
-					key.family == AF_INET ? sizeof(iph.v4) : sizeof(iph.v6), &th);
-		return TC_ACT_OK;
-	}
-	count(th.ack ? CNT_SYNACK_SEEN : CNT_SYN_SEEN);
-
-	rec = bpf_map_lookup_elem(&scratch, &zero);
-	if (!rec)
-		return TC_ACT_OK;
 	rec->ts_ns = bpf_ktime_get_ns();
-	rec->ifindex = ifindex;
+	rec->ifindex = skb->ifindex;
 	rec->mac_len = net_off;
 	rec->net_len = tcp_off - net_off;
-	rec->tcp_len = th.doff * 4;
+	rec->tcp_len = th->doff * 4;
 	rec->vlan_present = skb->vlan_present;
 	rec->vlan_tci = skb->vlan_tci;
 	rec->vlan_proto = skb->vlan_proto;
-	rec->family = key.family;
-	rec->flags = th.ack ? CAP_F_SYNACK : 0;
-	key.seq = bpf_ntohl(th.seq);
-
-	len = tcp_off + th.doff * 4;
-	if (th.doff < 5 || len > skb->len) {
+	rec->family = key->family;
+	rec->flags = th->ack ? CAP_F_SYNACK : 0;
+	if (th->doff < 5 || len > skb->len) {
 		/* The kernel will drop this SYN; keep what there is, flagged. */
 		rec->flags |= CAP_F_PARSE_ERR;
 		count(CNT_PARSE_ERR);
-		len = tcp_off + sizeof(th);
+		len = tcp_off + sizeof(*th);
 	}
 	if (len > CAPTURE_MAX) {
 		rec->flags |= CAP_F_TRUNCATED;
@@ -655,51 +628,111 @@ int syn_capture(struct __sk_buff *skb)
 	n = len;
 	asm volatile("" : "+r"(n));
 	if (n < 1 || n > CAPTURE_MAX)
-		return TC_ACT_OK;
+		return false;
 	err = bpf_skb_load_bytes(skb, 0, rec->data, n);
 	if (err) {
 		TC_ERR(err);
-		return TC_ACT_OK;
+		return false;
 	}
-	/* A new key, or another copy of a SYN already held (keep_copy()): counted apart, so
-	 * that userspace can tell how many entries the LRU map evicted (capture_evictions()). */
 	rec->copies = 1;
 	rec->fate_reason = 0;
 	rec->saved_size = 0;
 	fresh(rec, rec->flags);
-	/* its incarnation: never two the same (claim_entry()) */
+	/* its incarnation: never two the same (claim_entry(), copy_incarnation()) */
 	rec->take_state = (__sync_fetch_and_add(&incarnations, 1) + 1) << TAKE_INCARNATION_SHIFT;
 	tcp_bytes(rec, tcp_off, tbuf);
-	rec->tag = tag_tcp(tag_id(TAG_SEED, key.family == AF_INET6 ? ipv6_flow_label(&iph.v6) :
-							     bpf_ntohs(iph.v4.id)), tbuf);
-	err = bpf_map_update_elem(&syn_by_flow, &key, rec, BPF_NOEXIST);
+	rec->tag = tag_tcp(tag_id(TAG_SEED, key->family == AF_INET6 ? ipv6_flow_label(&iph->v6) :
+							      bpf_ntohs(iph->v4.id)), tbuf);
+	return true;
+}
+
+/*
+ * Copy @rec of flow @key kept: a new key, or another copy of a SYN already held (keep_copy()),
+ * counted apart so that userspace can tell how many entries the LRU map evicted
+ * (capture_evictions()); its sk_buff's address @addr recorded as the copy's own, and cur_copy
+ * pointed at it. True if the address was recorded.
+ */
+static __always_inline bool keep_syn(__u64 addr, struct capture_key *key, struct capture_rec *rec)
+{
+	struct cur_copy *cur;
+	__u32 zero = 0;
+	long err;
+
+	err = bpf_map_update_elem(&syn_by_flow, key, rec, BPF_NOEXIST);
 	/* Compared as int: the helper's error arrives zero-extended (seen: 0xffffffef, so a
 	 * 64-bit comparison with -EEXIST failed and every retransmission went uncaptured). */
 	if ((int)err == -EEXIST) {
-		err = keep_copy(&key, rec);
+		err = keep_copy(key, rec);
 		if (!err)
 			count(CNT_RECAPTURED);
 	}
 	if (err) {
 		count(CNT_INSERT_FAIL);
 		TC_ERR(err);
-		return TC_ACT_OK;
+		return false;
 	}
 	count(CNT_CAPTURED);
 	/* this sk_buff is the copy's own: a drop of it is the copy's, one of a clone is not
 	 * (copy_skbs.bpf.h) */
-	err = copy_skb_note(addr, &key, rec);
+	err = copy_skb_note(addr, key, rec);
 	if (err)
 		TC_ERR(err);
 	/* the kernel processes this packet next, on this CPU: a saved copy it allocates now is
 	 * this copy's */
 	cur = bpf_map_lookup_elem(&cur_copy, &zero);
 	if (cur) {
-		cur->flow = key;
+		cur->flow = *key;
 		cur->tag = rec->tag;
 		cur->incarnation = copy_incarnation(rec);
 		cur->valid = 1;
 	}
+	return !err;
+}
+
+/* One packet at tc ingress: a SYN or SYN-ACK captured (true where its sk_buff's address @addr
+ * is recorded as the copy's), or what another segment proves noted (a RST, a cookie ACK). */
+static __always_inline bool capture_packet(struct __sk_buff *skb, __u64 addr)
+{
+	__u32 zero = 0, ifindex = skb->ifindex, net_off, tcp_off;
+	struct capture_key key = {};
+	struct capture_rec *rec;
+	struct dev_info *dev;
+	union ip_hdr iph;
+	struct tcphdr th;
+
+	dev = bpf_map_lookup_elem(&dev_info, &ifindex);
+	if (!dev) {
+		count(CNT_NO_DEV_INFO);
+		return false;
+	}
+	if (parse_headers(skb, dev, &key, &iph, &net_off, &tcp_off, &th))
+		return false;
+	if (!th.syn) {
+		if (th.rst)
+			note_rst(&key, &th);
+		else if (th.ack)
+			prove_syncookie(skb, &key, &iph,
+					key.family == AF_INET ? sizeof(iph.v4) : sizeof(iph.v6), &th);
+		return false;
+	}
+	count(th.ack ? CNT_SYNACK_SEEN : CNT_SYN_SEEN);
+	rec = bpf_map_lookup_elem(&scratch, &zero);
+	if (!rec || !fill_copy(skb, rec, &key, &iph, net_off, tcp_off, &th))
+		return false;
+	key.seq = bpf_ntohl(th.seq);
+	return keep_syn(addr, &key, rec);
+}
+
+SEC("tc")
+int syn_capture(struct __sk_buff *skb)
+{
+	__u64 addr = addr_of(skb);
+
+	/* A packet came in at this sk_buff: a copy recorded here before is over. A copy captured
+	 * now is recorded in its place (one update, where an end first would add a lookup and a
+	 * delete: a SYN's sk_buff is most often at a copy's address left by TCP's consume). */
+	if (!capture_packet(skb, addr))
+		copy_skb_end(addr);
 	return TC_ACT_OK;
 }
 

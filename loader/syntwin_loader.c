@@ -126,50 +126,16 @@ static int cmd_detach(void);
 /* The namespace the loader started in, for devices named without one. */
 static int home_net = -1;
 
-/*
- * The programs that end a copy's sk_buff record (fexit on the kernel's functions that make an
- * sk_buff from another: made_*, bpf/copy_skbs.bpf.h), each link pinned as link_<program> in
- * CAPTURE_PIN_DIR (COPY_SKB_PINS). Returns 0 or -1.
- */
-static int attach_made(struct syn_drops_bpf *d)
-{
-	struct bpf_program *p;
-	char path[256];
-
-	bpf_object__for_each_program(p, d->obj) {
-		const char *name = bpf_program__name(p);
-		struct bpf_link *link;
-		int err;
-
-		if (strncmp(name, "made_", 5))
-			continue;
-		link = bpf_program__attach(p);
-		if (!link) {
-			fprintf(stderr, "Failed to attach %s (fexit on the kernel's %s, which the drop "
-				"rule needs): %s\n", name, bpf_program__section_name(p) + 6,
-				strerror(errno));
-			return -1;
-		}
-		snprintf(path, sizeof(path), "%s/link_%s", CAPTURE_PIN_DIR, name);
-		err = bpf_link__pin(link, path);
-		if (err)
-			fprintf(stderr, "Failed to pin %s: %s\n", path, strerror(-err));
-		bpf_link__destroy(link); /* the pin keeps it attached */
-		if (err)
-			return -1;
-	}
-	return 0;
-}
-
-/* @prog attached, its link pinned at @path (the pin keeps it attached); 0 or -1. */
-static int attach_pinned(struct bpf_program *prog, const char *path)
+/* @prog attached (to @what, for the failure's words), its link pinned at @path (the pin keeps
+ * it attached); 0 or -1. */
+static int attach_pinned(struct bpf_program *prog, const char *path, const char *what)
 {
 	struct bpf_link *link = bpf_program__attach(prog);
 	int err;
 
 	if (!link) {
-		fprintf(stderr, "Failed to attach %s to tracepoint skb:kfree_skb: %s\n",
-			bpf_program__name(prog), strerror(errno));
+		fprintf(stderr, "Failed to attach %s to %s: %s\n", bpf_program__name(prog), what,
+			strerror(errno));
 		return -1;
 	}
 	err = bpf_link__pin(link, path);
@@ -177,6 +143,30 @@ static int attach_pinned(struct bpf_program *prog, const char *path)
 		fprintf(stderr, "Failed to pin %s: %s\n", path, strerror(-err));
 	bpf_link__destroy(link);
 	return err ? -1 : 0;
+}
+
+/*
+ * The programs that end a copy's sk_buff record (fexit on the kernel's functions that make an
+ * sk_buff from another: made_*, bpf/copy_skbs.bpf.h), each link pinned as link_<program> in
+ * CAPTURE_PIN_DIR (COPY_SKB_PINS). Returns 0 or -1.
+ */
+static int attach_made(struct syn_drops_bpf *d)
+{
+	char path[256], what[128];
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, d->obj) {
+		const char *name = bpf_program__name(p);
+
+		if (strncmp(name, "made_", 5))
+			continue;
+		snprintf(path, sizeof(path), "%s/link_%s", CAPTURE_PIN_DIR, name);
+		snprintf(what, sizeof(what), "fexit on the kernel's %s, which the drop rule needs",
+			 bpf_program__section_name(p) + 6);
+		if (attach_pinned(p, path, what))
+			return -1;
+	}
+	return 0;
 }
 
 /*
@@ -215,8 +205,9 @@ static int attach_drops(const struct loader_opts *o, const struct bpf_object_ope
 			"kernel needs CONFIG_BPF_EVENTS and BTF)\n");
 		goto out;
 	}
-	if (!attach_pinned(prog, PIN_LINK_DROPS) &&
-	    !attach_pinned(twin, CAPTURE_PIN_DIR "/" CAPTURE_LINK_DROPS_TWIN))
+	if (!attach_pinned(prog, PIN_LINK_DROPS, "tracepoint skb:kfree_skb") &&
+	    !attach_pinned(twin, CAPTURE_PIN_DIR "/" CAPTURE_LINK_DROPS_TWIN,
+			   "tracepoint skb:kfree_skb"))
 		err = attach_made(d);
 out:
 	syn_drops_bpf__destroy(d);
