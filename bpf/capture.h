@@ -194,8 +194,9 @@ enum take_state {
 	TAKE_INCARNATION_SHIFT = 2,
 };
 
-/* The copy @rec's own number (struct take_slot), never 0 for a copy tc captured; in the
- * witness's maps only (the consumer zeroes take_state in what it takes). */
+/* The copy @rec's own number (struct take_slot), never 0 for a copy tc captured: in the
+ * witness's maps, and in what a take or the ring hands the consumer, who reads it there
+ * (catch_up()) and zeroes take_state in what it passes on. */
 #define copy_incarnation(rec) ((rec)->take_state >> TAKE_INCARNATION_SHIFT)
 
 struct take_slot {
@@ -223,7 +224,7 @@ struct cur_copy {
 	struct capture_key flow;
 	__u32 tag;
 	__u32 valid;
-	__u64 incarnation;	/* the copy's copy_incarnation(); 0: unknown, found by its tag */
+	__u64 incarnation;	/* the copy's copy_incarnation() */
 };
 
 /* What owns an address, as the memory follower reads it (slab_owner()): a kmalloc cache's slab,

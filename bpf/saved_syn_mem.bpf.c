@@ -6,8 +6,8 @@
  * stock and patched kernels alike) is kept by address with its requested size, its call site,
  * and the packet the kernel was processing on this CPU (the innermost packet TCP's receive
  * functions hold, tcp_ctx; else cur_copy, the last packet tc saw here). That copy (the one whose
- * sk_buff it is, copy_skbs.bpf.h; by its tag where tc recorded none) is marked CAP_F_SAVED with
- * the size, so the comparator can check the size against the bytes read back
+ * sk_buff it is, copy_skbs.bpf.h; none where tc recorded none: unattributed, which fails the
+ * run) is marked CAP_F_SAVED with the size, so the comparator can check the size against the bytes read back
  * and which copy the kernel saved. A kfree moves the object to mem_freed; a second kfree of it
  * with no allocation of the address in between is a double free (mem_double). Exact counts, no
  * byte budget, no debug kernel.
@@ -358,7 +358,9 @@ static __always_inline bool attribute(struct mem_obj *o)
 		return false;
 	o->flow = cur.flow;
 	o->tag = cur.tag;
-	copy = find_copy(&cur.flow, cur.tag, cur.incarnation, 0, &latest);
+	/* the copy whose sk_buff TCP is processing: none where tc recorded no copy there (a
+	 * packet that passed no witness device, a record lost), never one of the same tag */
+	copy = find_copy(&cur.flow, cur.incarnation, &latest);
 	if (!copy)
 		return false;
 	if (copy->flags & CAP_F_SAVED)

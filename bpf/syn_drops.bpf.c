@@ -97,8 +97,8 @@ static __always_inline void note_drop(struct sk_buff *skb, __u16 reason, bool tw
 	own = copy_skb_dropped(addr_of(skb), &key, tag);
 	if (twin && !own)
 		return;
-	/* the very copy where its sk_buff is (its incarnation), else by its tag */
-	copy = find_copy(&key, tag, own, CAP_F_DROPPED, &rec);
+	/* the very copy whose sk_buff this is (none where it is not a copy's) */
+	copy = find_copy(&key, own, &rec);
 	if (!rec)
 		return;
 	if (!via_witness_ingress(skb)) {

@@ -8,7 +8,6 @@
 #define SYNTWIN_SYN_MAPS_BPF_H
 
 #include <linux/ipv6.h>
-#include <stdbool.h>
 
 #include "capture.h"
 #include "copy_tag.bpf.h"
@@ -189,27 +188,14 @@ static __always_inline void unpark(const struct capture_key *key)
 }
 
 /*
- * Whether kept copy @c is the one named: by its incarnation where @inc is known (that copy, and
- * no other), else by its tag among the copies with none of @flags yet. Copies with one tag can
- * differ outside it (TTL, TOS, IP options, the MAC header): only the incarnation tells them
- * apart, and which of them the kernel dropped or saved is what the judges weigh.
+ * The kept copy of flow @key whose incarnation is @inc (copy_incarnation(): which copy, where
+ * the tag names every copy of the same bytes in it, and copies can differ outside it: TTL, TOS,
+ * IP options, the MAC header): the latest (in syn_by_flow), an earlier one in syn_copies, or one
+ * parked in syn_late; NULL if none (@inc 0: no copy named). *@latest receives the latest copy
+ * (the flow's record), NULL if the flow has none. Where the flow's entry is gone (taken), a copy
+ * parked in syn_late since is the flow's record.
  */
-static __always_inline bool names_copy(const struct capture_rec *c, __u32 tag, __u64 inc,
-				       __u16 flags)
-{
-	if (inc)
-		return copy_incarnation(c) == inc;
-	return c->tag == tag && !(c->flags & flags);
-}
-
-/*
- * The kept copy of flow @key named by @inc, or by @tag where @inc is 0 (names_copy()): the
- * latest (in syn_by_flow) if it is, else the earliest such in syn_copies; NULL if none.
- * *@latest receives the latest copy (the flow's record), NULL if the flow has none. Where the
- * flow's entry is gone (taken), a copy parked in syn_late since is the flow's record.
- */
-static __always_inline struct capture_rec *find_copy(struct capture_key *key, __u32 tag,
-						     __u64 inc, __u16 flags,
+static __always_inline struct capture_rec *find_copy(struct capture_key *key, __u64 inc,
 						     struct capture_rec **latest)
 {
 	struct capture_rec *rec = flow_entry(key), *c;
@@ -220,10 +206,12 @@ static __always_inline struct capture_rec *find_copy(struct capture_key *key, __
 		/* taken: a later copy parked meanwhile is the flow's record now */
 		rec = bpf_map_lookup_elem(&syn_late, key);
 		*latest = rec;
-		return rec && names_copy(rec, tag, inc, flags) ? rec : NULL;
+		return inc && rec && copy_incarnation(rec) == inc ? rec : NULL;
 	}
 	*latest = rec;
-	if (names_copy(rec, tag, inc, flags))
+	if (!inc)
+		return NULL;
+	if (copy_incarnation(rec) == inc)
 		return rec;
 	ck.flow = *key;
 	for (n = 0; n < CAPTURE_MAX_COPIES - 1; n++) {
@@ -231,10 +219,12 @@ static __always_inline struct capture_rec *find_copy(struct capture_key *key, __
 			break;
 		ck.n = n;
 		c = bpf_map_lookup_elem(&syn_copies, &ck);
-		if (c && names_copy(c, tag, inc, flags))
+		if (c && copy_incarnation(c) == inc)
 			return c;
 	}
-	return NULL;
+	/* parked while a newer copy made the key (park()) */
+	c = bpf_map_lookup_elem(&syn_late, key);
+	return c && copy_incarnation(c) == inc ? c : NULL;
 }
 
 #endif

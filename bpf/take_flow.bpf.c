@@ -38,7 +38,8 @@ int take_flow(void *ctx)
 	if (claim_entry(&key, rec, TAKE_TAKEN, &was))
 		return TAKE_BUSY;
 	__builtin_memcpy(&s->rec, rec, sizeof(*rec));
-	s->rec.take_state = 0;
+	/* its incarnation, no claim (the consumer's catch_up() names the bound copy by it) */
+	s->rec.take_state = was;
 	/* Still the key's, as claimed: the claim holds off every writer but the LRU, whose
 	 * eviction of the element (then handed to another entry's insert, maybe as the copy was
 	 * being made) the claim does not see. An element still linked under the key has not been

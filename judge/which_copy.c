@@ -27,27 +27,6 @@ bool copy_tsval(const struct copy_view *c, uint32_t *tsval)
 	return tcp_last_tsval(c->data + l.tcp_off + 20, l.tcp_len - 20, tsval);
 }
 
-/*
- * Copies @a and @b are the same bytes but the TCP checksum: the witness tells copies apart by
- * exactly that (copy_tag() in bpf/syn_maps.bpf.h), so what it notes of a copy (saved, dropped)
- * may land on any copy of the same bytes: to the judge they are one copy.
- */
-static bool same_copy(const struct copy_view *a, const struct copy_view *b)
-{
-	struct syn_layout l;
-	size_t ck;
-
-	if (a == b)
-		return true;
-	if (a->len != b->len || a->mac_len != b->mac_len)
-		return false;
-	if (syn_layout(a->data, a->len, a->mac_len, &l) || l.tcp_off + 18 > a->len)
-		return !memcmp(a->data, b->data, a->len);
-	ck = l.tcp_off + 16;
-	return !memcmp(a->data, b->data, ck) &&
-	       !memcmp(a->data + ck + 2, b->data + ck + 2, a->len - ck - 2);
-}
-
 /* The kernel's bytes against copy @i. */
 static int against(const struct copies_input *ci, int i, struct compare_result *r)
 {
@@ -154,7 +133,7 @@ static int judge_other_saves(const struct copies_input *ci, int c, struct compar
 	for (int j = 0; j < ci->n; j++) {
 		const struct copy_view *o = &ci->copy[j];
 
-		if (same_copy(o, &ci->copy[c]) || !o->saved || (j < c && !o->dropped))
+		if (j == c || !o->saved || (j < c && !o->dropped))
 			continue;
 		snprintf(res->detail, sizeof(res->detail), "the kernel also allocated a saved copy "
 			 "(%u bytes) while processing copy %d of %d, %s", o->saved_size, j + 1, ci->n,
@@ -247,8 +226,9 @@ static int judge_cut_saved(const struct copies_input *ci, struct compare_result 
 }
 
 /*
- * The allocation: one, made for copy @c (or a copy of the same bytes: same_copy()), of
- * SAVED_SYN_HDR + the bytes read back.
+ * The allocation: one, made for copy @c, of SAVED_SYN_HDR + the bytes read back. Copy @c and no
+ * other, even one of the same bytes (a duplicate the kernel dropped): the witness marks the very
+ * copy whose sk_buff TCP saved from (bpf/copy_skbs.bpf.h), so a save on another is the kernel's.
  */
 static int judge_memory(const struct copies_input *ci, int c, struct compare_result *res)
 {
@@ -262,11 +242,10 @@ static int judge_memory(const struct copies_input *ci, int c, struct compare_res
 		return 1;
 	if (!ci->in->native)
 		return judge_nothing_saved(ci, c, res);
-	for (int j = 0; j < ci->n; j++)
-		if (ci->copy[j].saved && same_copy(&ci->copy[j], &ci->copy[c])) {
-			v = &ci->copy[j];
-			allocs += 1 + ci->copy[j].saved_again;
-		}
+	if (ci->copy[c].saved) {
+		v = &ci->copy[c];
+		allocs = 1 + v->saved_again;
+	}
 	if (!v) {
 		for (int j = 0; j < ci->n; j++) {
 			if (!ci->copy[j].saved)
@@ -282,7 +261,7 @@ static int judge_memory(const struct copies_input *ci, int c, struct compare_res
 	}
 	if (allocs > 1) {
 		snprintf(res->detail, sizeof(res->detail), "the kernel made two saved-SYN allocations "
-			 "for one copy (copies of the same bytes count as one)");
+			 "for one copy");
 		return differ(res);
 	}
 	if (v->saved_size != want) {

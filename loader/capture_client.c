@@ -162,24 +162,27 @@ static void take_flow_state(const struct capture_rec *now, struct capture_rec *o
  * it is the same SYN (or SYN-ACK): its fate noted since (a drop, an allocation) and any copies
  * that came after the bind (a duplicate SYN-ACK reaching the established socket, a SYN
  * retransmitted into an accepted connection), which the judge must see too. The bound copy is
- * found among the kept ones by its position and tag; if @now is another SYN's, @out stays.
+ * found among the kept ones by its position and its incarnation (@now_inc is @now's, @out_inc
+ * the bound copy's: copy_incarnation(), which names one copy where the tag names every copy of
+ * the same bytes in it); if @now is another SYN's, or another copy at the bound one's place (the
+ * key made anew), @out stays.
  */
-static void catch_up(struct capture_client *c, const struct capture_rec *now,
-		     struct capture_rec *out)
+static void catch_up(struct capture_client *c, const struct capture_rec *now, __u64 now_inc,
+		     struct capture_rec *out, __u64 out_inc)
 {
 	struct copy_key ck = { .n = out->copies - 1u };
 	struct capture_rec bound;
 
-	if (now->copies < out->copies)
+	if (now->copies < out->copies || !out_inc)
 		return;
 	if (now->copies == out->copies) {
-		if (now->tag == out->tag)
+		if (now_inc == out_inc)
 			take_flow_state(now, out);
 		return;
 	}
 	if (out->copies < 1 || out->copies > CAPTURE_MAX_COPIES - 1 ||
 	    capture_key_of(out, &ck.flow) ||
-	    bpf_map_lookup_elem(c->copies_fd, &ck, &bound) || bound.tag != out->tag)
+	    bpf_map_lookup_elem(c->copies_fd, &ck, &bound) || copy_incarnation(&bound) != out_inc)
 		return;
 	take_flow_state(now, out);
 }
@@ -210,6 +213,7 @@ int capture_take_bound(struct capture_client *c, __u64 cookie, struct capture_re
 	struct capture_rec now;
 	struct capture_key k;
 	struct bound_rec b;
+	__u64 now_inc;
 	int err = capture_drain(c);
 
 	if (err < 0)
@@ -226,6 +230,7 @@ int capture_take_bound(struct capture_client *c, __u64 cookie, struct capture_re
 	err = flow_take(&c->take, &k, &now);
 	if (err == -EAGAIN)
 		err = bpf_map_lookup_and_delete_elem(c->by_flow_fd, &k, &now) ? -errno : 1;
+	now_inc = copy_incarnation(&now);
 	now.take_state = 0; /* no take hands it out (struct take_slot) */
 	if (err == -ENOENT)
 		err = 0;
@@ -233,7 +238,7 @@ int capture_take_bound(struct capture_client *c, __u64 cookie, struct capture_re
 		return err;
 	if (err) {
 		c->taken_flow++;
-		catch_up(c, &now, out);
+		catch_up(c, &now, now_inc, out, copy_incarnation(&b.rec));
 	}
 	return 0;
 }

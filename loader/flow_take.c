@@ -148,8 +148,7 @@ int flow_take(struct flow_take *t, const struct capture_key *k, struct capture_r
 	case TAKE_DONE:
 		t->fallbacks--;
 		t->taken++;
-		*out = t->slot->rec;
-		out->take_state = 0;
+		*out = t->slot->rec; /* take_state: its incarnation alone (take_flow) */
 		return 1;
 	case TAKE_NONE:
 		t->fallbacks--;

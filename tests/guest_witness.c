@@ -576,6 +576,7 @@ static void same_tag_pair(int self_ns, uint8_t first, uint16_t sport)
 	struct flow_find f = { .sport = sport, .isn = 0x7a9c0000u + sport };
 	struct capture_rec copy[2] = { { .cap_len = 0 } };
 	uint8_t frame[14 + 44] = { [12] = 0x08, [6] = 0x02, [11] = 0x01 };
+	__u64 c0[CNT_MAX], c1[CNT_MAX];
 	int lfd, minttl = 64, i;
 	size_t len;
 
@@ -583,7 +584,7 @@ static void same_tag_pair(int self_ns, uint8_t first, uint16_t sport)
 		exit(1);
 	lfd = start_listener(AF_INET, SRV4, 0, 1, 8);
 	if (lfd < 0 || setsockopt(lfd, IPPROTO_IP, IP_MINTTL, &minttl, sizeof(minttl)) ||
-	    !s0_mac(frame)) {
+	    !s0_mac(frame) || capture_counters(&cc, c0)) {
 		CHECK(0, "same tag: set-up failed");
 		exit(1);
 	}
@@ -591,6 +592,11 @@ static void same_tag_pair(int self_ns, uint8_t first, uint16_t sport)
 			    f.isn, 0);
 	CHECK(list_pair(frame, len, ttl) == 0, "same tag: the frames were not sent");
 	usleep(200000);
+	CHECK(capture_counters(&cc, c1) == 0, "read counters");
+	CHECK_EQ_INT(c1[CNT_CAPTURED] - c0[CNT_CAPTURED], 2);
+	CHECK_EQ_INT(c1[CNT_SYN_DROPPED] - c0[CNT_SYN_DROPPED], 1);
+	CHECK_EQ_INT(c1[CNT_FATE_UNMATCHED] - c0[CNT_FATE_UNMATCHED], 0);
+	CHECK_EQ_INT(c1[CNT_DROP_NOT_COPY] - c0[CNT_DROP_NOT_COPY], 0);
 	capture_each_unbound(&cc, find_flow, &f);
 	CHECK(f.found, "same tag (TTL %u first): the SYN was not captured", first);
 	if (!f.found) {

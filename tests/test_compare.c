@@ -973,18 +973,25 @@ static const struct copy_case copy_cases[] = {
 	  "while processing copy 1 of 3, a copy it dropped", 0 },
 	{ "active: duplicate SYN-ACK dropped", 2, 2, 0, 0, 0, false, 0, -1, true, 0, V_EXPLAINED,
 	  R_RETRANSMIT, "saved copy 1, the one that established the socket (2 dropped", 0 },
-	/* copies of the same bytes are one copy to the witness (it tells them apart by their
-	 * bytes): the allocation noted on the later one is the first one's, but never two */
-	{ "same bytes: allocation noted on the duplicate", 2, 2, 1, 0, 0, false, 0, -1, true, 0,
-	  V_EXPLAINED, R_RETRANSMIT, "saved copy 1, the one that established the socket", 2 },
+	/* copies of the same bytes are still two copies: the witness marks the very copy whose
+	 * sk_buff the kernel dropped or saved from (not by its bytes), so an allocation made for
+	 * the dropped duplicate is not the connection's, even where the bytes cannot show it */
+	{ "same bytes: the allocation made for the dropped duplicate", 2, 2, 1, 0, 0, false, 0,
+	  -1, true, 1, V_DIFFER, R_NONE, "while processing copy 2 of 2, but copy 1 made the "
+	  "connection", 2 },
 	{ "same bytes: both allocated", 2, 2, 0, 2, 0, false, 0, -1, true, 1, V_DIFFER, R_NONE,
-	  "two saved-SYN allocations for one copy", 2 },
-	{ "same bytes: allocated twice for one", 2, 2, 1, 0, 0, true, 0, -1, true, 1, V_DIFFER,
+	  "also allocated a saved copy (64 bytes) while processing copy 2 of 2, a copy it dropped",
+	  2 },
+	{ "same bytes: allocated twice for the duplicate", 2, 2, 1, 0, 0, true, 0, -1, true, 1,
+	  V_DIFFER, R_NONE, "while processing copy 2 of 2, but copy 1 made the connection", 2 },
+	{ "same bytes: allocated twice for one", 2, 2, 0, 0, 0, true, 0, -1, true, 1, V_DIFFER,
 	  R_NONE, "two saved-SYN allocations for one copy", 2 },
 	{ "same bytes: no allocation", 2, 2, -1, 0, 0, false, 0, -1, true, 1, V_DIFFER, R_NONE,
 	  "saw no saved-SYN allocation", 2 },
-	{ "same bytes: the allocation one byte short", 2, 2, 1, 0, -1, false, 0, -1, true, 1,
+	{ "same bytes: the allocation one byte short", 2, 2, 0, 0, -1, false, 0, -1, true, 1,
 	  V_DIFFER, R_NONE, "allocated 63 bytes", 2 },
+	{ "same bytes: the connection's copy saved", 2, 2, 0, 0, 0, false, 0, -1, true, 0,
+	  V_EXPLAINED, R_RETRANSMIT, "saved copy 1, the one that established the socket", 2 },
 	/* the follower names the packet TCP processes (a SYN-ACK from the socket's backlog
 	 * too): an allocation for a later copy of other bytes is a failure in either direction */
 	{ "active: the allocation made for the later, dropped copy", 2, 2, 1, 0, 0, false, 0, -1,
