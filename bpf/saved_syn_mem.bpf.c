@@ -359,7 +359,9 @@ static __always_inline bool attribute(struct mem_obj *o)
 	o->flow = cur.flow;
 	o->tag = cur.tag;
 	/* the copy whose sk_buff TCP is processing: none where tc recorded no copy there (a
-	 * packet that passed no witness device, a record lost), never one of the same tag */
+	 * packet that passed no witness device, a record lost), not another of the same tag.
+	 * (Where TCP's stack has no room, or its top is no SYN, cur_copy names the last copy tc
+	 * saw on this CPU: counted, ctx_overflow, or a SYN only a fragment carries.) */
 	copy = find_copy(&cur.flow, cur.incarnation, &latest);
 	if (!copy)
 		return false;

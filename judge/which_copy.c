@@ -122,23 +122,33 @@ static int judge_tsecr(const struct copies_input *ci, int c, struct compare_resu
 	return differ(res);
 }
 
+/* Copy @j, before @c and not dropped, made a request of its own that ended (passive: a SYN whose
+ * request died before a later copy made another), which saved its own copy. Never on the
+ * active side: one socket, so a SYN-ACK copy the kernel did not drop is the one that
+ * established it, and an earlier one not dropped is a copy consumed without a trace. */
+static bool earlier_request(const struct copies_input *ci, int j, int c)
+{
+	return !ci->active && j < c && !ci->copy[j].dropped;
+}
+
 /*
  * No other saved copy: a copy the kernel dropped, or one after @c (each reached the request or
  * the socket @c made), must not have made an allocation, even one freed since (a kernel that
- * replaced its saved copy with an identical later one shows nothing in the bytes). A copy
- * before @c that was not dropped made an earlier request, which saved its own.
+ * replaced its saved copy with an identical later one shows nothing in the bytes), nor an
+ * earlier one but for an earlier request's (earlier_request()).
  */
 static int judge_other_saves(const struct copies_input *ci, int c, struct compare_result *res)
 {
 	for (int j = 0; j < ci->n; j++) {
 		const struct copy_view *o = &ci->copy[j];
 
-		if (j == c || !o->saved || (j < c && !o->dropped))
+		if (j == c || !o->saved || earlier_request(ci, j, c))
 			continue;
 		snprintf(res->detail, sizeof(res->detail), "the kernel also allocated a saved copy "
 			 "(%u bytes) while processing copy %d of %d, %s", o->saved_size, j + 1, ci->n,
-			 o->dropped ? "a copy it dropped" : "which came after the one that made the "
-			 "connection");
+			 o->dropped ? "a copy it dropped" : j > c ? "which came after the one that "
+			 "made the connection" : "before the one that established the socket, and "
+			 "did not drop it");
 		return differ(res);
 	}
 	return 0;
@@ -201,7 +211,7 @@ static int judge_nothing_saved(const struct copies_input *ci, int c, struct comp
 	for (int j = 0; j < ci->n; j++) {
 		const struct copy_view *o = &ci->copy[j];
 
-		if (!o->saved || (j < c && !o->dropped))
+		if (!o->saved || earlier_request(ci, j, c))
 			continue;
 		snprintf(res->detail, sizeof(res->detail), "the kernel allocated a saved copy (%u bytes) "
 			 "while processing copy %d of %d, yet TCP_SAVED_SYN returned nothing",

@@ -213,7 +213,7 @@ int capture_take_bound(struct capture_client *c, __u64 cookie, struct capture_re
 	struct capture_rec now;
 	struct capture_key k;
 	struct bound_rec b;
-	__u64 now_inc;
+	__u64 now_inc = 0;
 	int err = capture_drain(c);
 
 	if (err < 0)
@@ -230,7 +230,8 @@ int capture_take_bound(struct capture_client *c, __u64 cookie, struct capture_re
 	err = flow_take(&c->take, &k, &now);
 	if (err == -EAGAIN)
 		err = bpf_map_lookup_and_delete_elem(c->by_flow_fd, &k, &now) ? -errno : 1;
-	now_inc = copy_incarnation(&now);
+	if (err > 0)
+		now_inc = copy_incarnation(&now);
 	now.take_state = 0; /* no take hands it out (struct take_slot) */
 	if (err == -ENOENT)
 		err = 0;

@@ -992,6 +992,13 @@ static const struct copy_case copy_cases[] = {
 	  V_DIFFER, R_NONE, "allocated 63 bytes", 2 },
 	{ "same bytes: the connection's copy saved", 2, 2, 0, 0, 0, false, 0, -1, true, 0,
 	  V_EXPLAINED, R_RETRANSMIT, "saved copy 1, the one that established the socket", 2 },
+	/* one socket on the active side: a SYN-ACK copy before the one that established it and
+	 * not dropped is no earlier request's (a passive SYN's can be), so its allocation fails */
+	{ "active: a duplicate not dropped, both saved", 2, 0, 1, 1, 0, false, 1, -1, true, 1,
+	  V_DIFFER, R_NONE, "while processing copy 1 of 2, before the one that established the "
+	  "socket, and did not drop it", 2 },
+	{ "passive: the same, an earlier request's", 2, 0, 1, 1, 0, false, 1, -1, false, 0,
+	  V_IDENTICAL, R_NONE, "", 2 },
 	/* the follower names the packet TCP processes (a SYN-ACK from the socket's backlog
 	 * too): an allocation for a later copy of other bytes is a failure in either direction */
 	{ "active: the allocation made for the later, dropped copy", 2, 2, 1, 0, 0, false, 0, -1,
