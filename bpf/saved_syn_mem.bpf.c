@@ -7,8 +7,8 @@
  * and the packet the kernel was processing on this CPU (the innermost packet TCP's receive
  * functions hold, tcp_ctx; else cur_copy, the last packet tc saw here). That copy (the one whose
  * sk_buff it is, copy_skbs.bpf.h; none where tc recorded none: unattributed, which fails the
- * run) is marked CAP_F_SAVED with the size, so the comparator can check the size against the bytes read back
- * and which copy the kernel saved. A kfree moves the object to mem_freed; a second kfree of it
+ * run) is marked CAP_F_SAVED with the size, so the comparator can check the size against the
+ * bytes read back and which copy the kernel saved. A kfree moves the object to mem_freed; a second kfree of it
  * with no allocation of the address in between is a double free (mem_double). Exact counts, no
  * byte budget, no debug kernel.
  *

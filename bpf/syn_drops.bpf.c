@@ -71,8 +71,8 @@ static __always_inline bool via_witness_ingress(struct sk_buff *skb)
  * the witness's tc ingress, the very sk_buff tc counted (copy_skbs.bpf.h), that copy's fate is
  * "dropped, for @reason" (the copy that sk_buff was, by the incarnation tc recorded with its
  * address: not every copy of the same tag, which can differ outside it; CNT_FATE_UNMATCHED if
- * it is no longer kept), and the flow counts one more drop. A drop of the same headers anywhere else
- * (CNT_DROP_ELSEWHERE), or of another sk_buff with them, a clone of a copy say
+ * it is no longer kept), and the flow counts one more drop. A drop of the same headers
+ * anywhere else (CNT_DROP_ELSEWHERE), or of another sk_buff with them, a clone of a copy say
  * (CNT_DROP_NOT_COPY), is no copy the witness counted: counted on the flow, it would stand in
  * for a copy that was never dropped.
  *
